@@ -1,0 +1,76 @@
+import { parse, serialize } from 'cookie'
+import type { CtxBase } from './ctx-base.js'
+import { InvalidHeaderError } from './errors.js'
+
+/**
+ * A response cookie (seed: Cookie). JSON names of the seed: `max_age`, `http_only`,
+ * `same_site`, `session_only`.
+ *
+ * @example
+ * ```ts
+ * c.cookie({ name: 'sid', value: token, httpOnly: true, secure: true, sameSite: 'Lax', maxAge: 3600 })
+ * ```
+ */
+export interface Cookie {
+  name: string
+  value: string
+  path?: string
+  domain?: string
+  /** Lifetime in seconds. */
+  maxAge?: number
+  expires?: Date
+  secure?: boolean
+  httpOnly?: boolean
+  /** `'Lax'`, `'Strict'` or `'None'` (any case). */
+  sameSite?: string
+  /** A session cookie: `maxAge` and `expires` are ignored. */
+  sessionOnly?: boolean
+}
+
+/** Options that identify a cookie to clear (the ones it was set with). */
+export type ClearCookieOptions = Omit<Cookie, 'name' | 'value' | 'maxAge' | 'expires' | 'sessionOnly'>
+
+type SameSite = 'lax' | 'strict' | 'none'
+
+function sameSiteOf(value: string | undefined): SameSite | undefined {
+  const lower = value?.toLowerCase()
+  return lower === 'lax' || lower === 'strict' || lower === 'none' ? lower : undefined
+}
+
+/** Serializes a cookie with the `cookie` package; an invalid name/path/domain is a 400. */
+export function serializeCookie(cookie: Cookie): string {
+  try {
+    return serialize(cookie.name, cookie.value, {
+      path: cookie.path || undefined,
+      domain: cookie.domain || undefined,
+      maxAge: cookie.sessionOnly ? undefined : cookie.maxAge,
+      expires: cookie.sessionOnly ? undefined : cookie.expires,
+      secure: cookie.secure,
+      httpOnly: cookie.httpOnly,
+      sameSite: sameSiteOf(cookie.sameSite),
+    })
+  } catch {
+    throw new InvalidHeaderError('Set-Cookie')
+  }
+}
+
+/** Appends a Set-Cookie header for `cookie`. */
+export function setCookie(c: CtxBase, cookie: Cookie): void {
+  c._res.header('set-cookie', serializeCookie(cookie))
+}
+
+/** The request's cookies (from `@fastify/cookie` when registered, else parsed from the header). */
+export function requestCookies(c: CtxBase): Record<string, string | undefined> {
+  const parsed = (c._req as { cookies?: Record<string, string | undefined> }).cookies
+  if (parsed !== undefined) return parsed
+  const header = c._req.headers.cookie
+  return header === undefined ? {} : parse(header)
+}
+
+/** Expires the named cookies (all request cookies when none named), with `options` as set. */
+export function clearCookies(c: CtxBase, keys: string[], options: ClearCookieOptions = {}): void {
+  const names = keys.length > 0 ? keys : Object.keys(requestCookies(c))
+  for (const name of names) {
+    setCookie(c, { ...options, name, value: '', expires: new Date(0) })
+  }
+}

@@ -1,0 +1,234 @@
+import { STATUS_CODES } from 'node:http'
+import type { Readable } from 'node:stream'
+import { format as formatString } from 'node:util'
+import { setAttachment, setType } from './content-type.js'
+import { type ClearCookieOptions, type Cookie, clearCookies, setCookie } from './cookies.js'
+import { RequestCtx } from './ctx-request.js'
+import { NoViewsError } from './errors.js'
+import { addLinks, addVary, appendHeader, encodeLocation, respHeader, respHeaders, setHeader } from './headers.js'
+import { redirect, sameOriginReferer } from './redirect.js'
+import { type RouteURLParams, routeURL } from './routes.js'
+import { sendFile } from './send-file.js'
+import { toHTMLParagraph, toJSON, toJSONP, toText, toXML } from './serializers.js'
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+const FORMAT_OFFERS = ['text/plain', 'text/html', 'application/json']
+
+/** `Ctx` operations that write the response (seed section E, "Response writing"). Nothing is sent before the chain ends. */
+export class ResponseCtx extends RequestCtx {
+  /** Sets the status code. */
+  status(code: number): this {
+    this._res.code(code)
+    return this
+  }
+
+  /** Sets the status; the body becomes its status text when no body was set. */
+  sendStatus(code: number): this {
+    this._res.code(code)
+    if (this._body === undefined && this._chunks === undefined) this._body = STATUS_CODES[code] ?? String(code)
+    return this
+  }
+
+  /** Sets a response header (CR/LF and other control characters are refused with a 400). */
+  set(key: string, value: string): this {
+    setHeader(this, key, value)
+    return this
+  }
+
+  /** Appends values to a response header, never duplicating one. */
+  append(field: string, ...values: string[]): this {
+    appendHeader(this, field, values)
+    return this
+  }
+
+  /** Adds fields to Vary without duplicates. */
+  vary(...fields: string[]): this {
+    addVary(this, fields)
+    return this
+  }
+
+  /** Adds `<url>; rel="rel"` entries to the Link header: `links(url1, rel1, url2, rel2, ...)`. */
+  links(...urlRelPairs: string[]): this {
+    addLinks(this, urlRelPairs)
+    return this
+  }
+
+  /** Sets Location (non-URL characters percent-encoded, CR/LF refused). */
+  location(path: string): this {
+    this._res.header('location', encodeLocation(path))
+    return this
+  }
+
+  /** Sets Content-Type from an extension; `charset` overrides the default `utf-8` of text types. */
+  type(ext: string, charset?: string): this {
+    setType(this, ext, charset)
+    return this
+  }
+
+  /** Sets `Content-Disposition: attachment`, with the base name of `filename` and its Content-Type. */
+  attachment(filename?: string): this {
+    setAttachment(this, filename)
+    return this
+  }
+
+  /** Adds a Set-Cookie header. */
+  cookie(cookie: Cookie): this {
+    setCookie(this, cookie)
+    return this
+  }
+
+  /**
+   * Expires the named cookies (every request cookie when none is named). Pass the path/domain
+   * the cookie was set with as a last object argument: `clearCookie('sid', { path: '/app' })`.
+   */
+  clearCookie(...keys: (string | ClearCookieOptions)[]): this {
+    const last = keys[keys.length - 1]
+    const options = typeof last === 'object' ? last : undefined
+    clearCookies(
+      this,
+      keys.filter((k): k is string => typeof k === 'string'),
+      options,
+    )
+    return this
+  }
+
+  /** Sends `data` as JSON (Content-Type `ctype`, default `application/json; charset=utf-8`). */
+  json(data: unknown, ctype?: string): this {
+    this._res.header('content-type', ctype ?? JSON_TYPE)
+    return this.setBody(toJSON(data))
+  }
+
+  /** Sends `data` as JSONP, called through `callback` (sanitised; default `callback`). */
+  jsonp(data: unknown, callback?: string): this {
+    this._res.header('content-type', 'text/javascript; charset=utf-8')
+    this._res.header('x-content-type-options', 'nosniff')
+    return this.setBody(toJSONP(data, callback))
+  }
+
+  /** Sends `data` as XML (`application/xml; charset=utf-8`). */
+  xml(data: unknown): this {
+    this._res.header('content-type', 'application/xml; charset=utf-8')
+    return this.setBody(toXML(data))
+  }
+
+  /** Sets the body to bytes. */
+  send(bytes: Uint8Array): this {
+    return this.setBody(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes))
+  }
+
+  /** Sets the body to a string. */
+  sendString(text: string): this {
+    return this.setBody(text)
+  }
+
+  /** Sets the body to a stream; `size` sets Content-Length. */
+  sendStream(stream: Readable, size?: number): this {
+    if (size !== undefined && size >= 0) this._res.header('content-length', String(size))
+    return this.setBody(stream)
+  }
+
+  /** Sends a file under the `root` option (path URL-encoded); gzip only when `compress` is true. */
+  async sendFile(path: string, compress?: boolean): Promise<void> {
+    this._chunks = undefined
+    await sendFile(this, path, compress)
+  }
+
+  /** Sends a file as an attachment named `filename` (default: the path's base name). */
+  async download(path: string, filename?: string): Promise<void> {
+    setAttachment(this, filename ?? decodeURIComponent(path))
+    await this.sendFile(path)
+  }
+
+  /** Redirects to `location` (302 by default). */
+  redirect(location: string, status?: number): this {
+    redirect(this, location, status)
+    return this
+  }
+
+  /** Redirects to the route named `name` (`params.queries` adds a query string). */
+  redirectToRoute(name: string, params: RouteURLParams = {}, status?: number): this {
+    redirect(this, routeURL(this._req.server, name, params), status)
+    return this
+  }
+
+  /** Redirects to the Referer when it is same-origin, else to `fallback`. */
+  redirectBack(fallback: string, status?: number): this {
+    redirect(this, sameOriginReferer(this) ?? fallback, status)
+    return this
+  }
+
+  /** The relative URL of the route named `name`, parameters filled and URL-encoded. */
+  getRouteURL(name: string, params: RouteURLParams = {}): string {
+    return routeURL(this._req.server, name, params)
+  }
+
+  /** Renders a view with the `views` engine (variables of `bind(vars)` merged under `vars`) as HTML. */
+  async render(name: string, vars: Record<string, unknown> = {}, ...layouts: string[]): Promise<void> {
+    const engine = this._opts.views
+    if (engine === undefined) throw new NoViewsError()
+    const html = await engine.render(name, { ...this._viewVars, ...vars }, layouts)
+    this._res.header('content-type', 'text/html; charset=utf-8')
+    this.setBody(html)
+  }
+
+  /** A response header (case-insensitive), else `def` (`''`). */
+  getRespHeader(key: string, def?: string): string {
+    return respHeader(this, key, def)
+  }
+
+  /** All response headers set so far. */
+  getRespHeaders(): Record<string, string[]> {
+    return respHeaders(this)
+  }
+
+  /** Appends bytes to the body; returns the number of bytes written. */
+  write(bytes: Uint8Array): number {
+    return this.appendChunk(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes))
+  }
+
+  /** Appends `util.format(format, ...args)` to the body; returns the number of bytes written. */
+  writef(format: string, ...args: unknown[]): number {
+    return this.appendChunk(Buffer.from(formatString(format, ...args)))
+  }
+
+  /** Appends a string to the body; returns the number of bytes written. */
+  writeString(text: string): number {
+    return this.appendChunk(Buffer.from(text))
+  }
+
+  /**
+   * Negotiates on Accept between text/plain (also when the header is absent or nothing matches),
+   * text/html (`<p>` + escaped text + `</p>`) and JSON, and adds `Vary: Accept`.
+   */
+  format(body: unknown): this {
+    addVary(this, ['Accept'])
+    const chosen = this.accepts(...FORMAT_OFFERS) || 'text/plain'
+    if (chosen === 'application/json') return this.json(body)
+    if (chosen === 'text/html') {
+      this._res.header('content-type', 'text/html; charset=utf-8')
+      return this.setBody(toHTMLParagraph(body))
+    }
+    this._res.header('content-type', 'text/plain; charset=utf-8')
+    return this.setBody(toText(body))
+  }
+
+  /** @internal replaces the buffered body */
+  protected setBody(body: unknown): this {
+    this._body = body
+    this._chunks = undefined
+    return this
+  }
+
+  /** @internal appends to the buffered body */
+  protected appendChunk(chunk: Buffer): number {
+    if (this._chunks === undefined) {
+      const current = this._body
+      this._chunks = []
+      if (typeof current === 'string') this._chunks.push(Buffer.from(current))
+      else if (Buffer.isBuffer(current)) this._chunks.push(current)
+      this._body = undefined
+    }
+    this._chunks.push(chunk)
+    return chunk.length
+  }
+}

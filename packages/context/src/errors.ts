@@ -1,0 +1,92 @@
+import createError from '@fastify/error'
+
+/** A route parameter read with `paramsInt` is not a whole decimal number. */
+export const InvalidParamError = createError<[string, string]>(
+  'WEFT_INVALID_PARAM',
+  "Route parameter '%s' must be an integer, got '%s'",
+  400,
+)
+
+/** The Range header uses another unit than `bytes`. */
+export const RangeUnitError = createError<[string]>(
+  'WEFT_RANGE_UNIT',
+  "Range unit '%s' is not supported (only bytes)",
+  400,
+)
+
+/** The Range header is malformed. */
+export const RangeMalformedError = createError('WEFT_RANGE_MALFORMED', 'Range header is malformed', 400)
+
+/** No range of the Range header lies inside the resource. */
+export const RangeNotSatisfiableError = createError<[number]>(
+  'WEFT_RANGE_NOT_SATISFIABLE',
+  'Range not satisfiable for a resource of %d bytes',
+  416,
+)
+
+/** A header name or value handed to a writer contains CR, LF or another control character. */
+export const InvalidHeaderError = createError<[string]>(
+  'WEFT_INVALID_HEADER',
+  "Header '%s' contains control characters (CR/LF are refused so headers cannot be split)",
+  400,
+)
+
+/** The request body uses a Content-Encoding `body()` cannot decode. */
+export const UnsupportedEncodingError = createError<[string]>(
+  'WEFT_UNSUPPORTED_ENCODING',
+  "Content-Encoding '%s' is not supported",
+  415,
+)
+
+/** The compressed request body is corrupt. */
+export const BadEncodingError = createError<[string]>('WEFT_BAD_ENCODING', "Request body is not valid '%s' data", 400)
+
+/** `getRouteURL`/`redirectToRoute` got a name no route carries. */
+export const RouteNotFoundError = createError<[string]>('WEFT_ROUTE_NOT_FOUND', "No route is named '%s'", 500)
+
+/** `getRouteURL`/`redirectToRoute` lacks a value for a required route parameter. */
+export const RouteParamMissingError = createError<[string, string]>(
+  'WEFT_ROUTE_PARAM_MISSING',
+  "Route '%s' needs a value for parameter '%s'",
+  500,
+)
+
+/** `restartRouting()` ran more times than allowed for one request. */
+export const RestartLoopError = createError<[number]>(
+  'WEFT_RESTART_LOOP',
+  'restartRouting() was called more than %d times for one request',
+  508,
+)
+
+/** `restartRouting()` found no route for the (possibly overridden) method and path. */
+export const RestartNotFoundError = createError<[string, string]>('WEFT_ROUTE_NO_MATCH', 'Route %s:%s not found', 404)
+
+/** `sendFile`/`download` was asked for a path outside the configured root. */
+export const ForbiddenPathError = createError<[string]>(
+  'WEFT_FORBIDDEN_PATH',
+  "Path '%s' is outside the file root",
+  403,
+)
+
+/** `sendFile`/`download` found no file. */
+export const FileNotFoundError = createError<[string]>('WEFT_FILE_NOT_FOUND', "File '%s' not found", 404)
+
+/** `render` was called but the plugin has no `views` engine. */
+export const NoViewsError = createError('WEFT_NO_VIEWS', 'render() needs the `views` option of weftContext', 500)
+
+/** `saveFileToStorage` was called without a storage and the plugin has no `storage` option. */
+export const NoStorageError = createError(
+  'WEFT_NO_STORAGE',
+  'saveFileToStorage() needs a storage argument or the `storage` option of weftContext',
+  500,
+)
+
+/** `formFile` found no file under the key. */
+export const MissingFileError = createError<[string]>('WEFT_MISSING_FILE', "No file was uploaded under '%s'", 400)
+
+/** `request.ctx` was read before routing (in `onRequest`), when the reply is not known yet. */
+export const CtxUnavailableError = createError(
+  'WEFT_CTX_UNAVAILABLE',
+  'request.ctx is available from the preParsing hook on; use ctx(request, reply) in onRequest hooks',
+  500,
+)

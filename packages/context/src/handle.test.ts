@@ -1,0 +1,252 @@
+import Fastify from 'fastify'
+import { describe, expect, it } from 'vitest'
+import { makeApp } from '../test/app.js'
+import { ctx, handle } from './index.js'
+
+describe('handle', () => {
+  it('sends the buffered status, headers and body once the chain settles', async () => {
+    const app = await makeApp()
+    app.get(
+      '/',
+      handle((c) => {
+        c.sendString('hello')
+        c.set('X-Order', 'body-first').status(201)
+      }),
+    )
+    const res = await app.inject('/')
+    expect(res.statusCode).toBe(201)
+    expect(res.headers['x-order']).toBe('body-first')
+    expect(res.body).toBe('hello')
+  })
+
+  it('runs the chain in order through next()', async () => {
+    const app = await makeApp()
+    const seen: string[] = []
+    app.get(
+      '/',
+      handle(
+        async (c) => {
+          seen.push('a')
+          await c.next()
+          seen.push('a-after')
+        },
+        async (c) => {
+          seen.push('b')
+          c.sendString('done')
+        },
+      ),
+    )
+    const res = await app.inject('/')
+    expect(res.body).toBe('done')
+    expect(seen).toEqual(['a', 'b', 'a-after'])
+  })
+
+  it('lets a middleware stop the chain by not calling next()', async () => {
+    const app = await makeApp()
+    const guard = (c: import('./index.js').Ctx) => (c.get('x-role') === 'admin' ? c.next() : c.sendStatus(403))
+    app.get(
+      '/admin',
+      handle(guard, (c) => c.sendString('ok')),
+    )
+    expect((await app.inject('/admin')).statusCode).toBe(403)
+    expect((await app.inject('/admin')).body).toBe('Forbidden')
+    const ok = await app.inject({ url: '/admin', headers: { 'x-role': 'admin' } })
+    expect(ok.body).toBe('ok')
+  })
+
+  it('sends a returned value as Fastify would when no body was set', async () => {
+    const app = await makeApp()
+    app.get(
+      '/',
+      handle(async (c) => {
+        c.status(202)
+        return { ok: true }
+      }),
+    )
+    const res = await app.inject('/')
+    expect(res.statusCode).toBe(202)
+    expect(res.json()).toEqual({ ok: true })
+  })
+
+  it('prefers the buffered body over a returned chainable Ctx', async () => {
+    const app = await makeApp()
+    app.get(
+      '/',
+      handle((c) => c.status(200).sendString('x')),
+    )
+    expect((await app.inject('/')).body).toBe('x')
+  })
+
+  it('sends an empty 200 when nothing was set', async () => {
+    const app = await makeApp()
+    app.get(
+      '/',
+      handle(() => undefined),
+    )
+    const res = await app.inject('/')
+    expect(res.statusCode).toBe(200)
+    expect(res.body).toBe('')
+  })
+
+  it('passes a thrown error to the error handler', async () => {
+    const app = await makeApp()
+    app.get(
+      '/',
+      handle(async () => {
+        throw Object.assign(new Error('nope'), { statusCode: 418 })
+      }),
+    )
+    const res = await app.inject('/')
+    expect(res.statusCode).toBe(418)
+    expect(res.json().message).toBe('nope')
+  })
+
+  it('passes an error thrown synchronously by the first function to the error handler', async () => {
+    const app = await makeApp()
+    app.get(
+      '/',
+      handle(() => {
+        throw Object.assign(new Error('sync nope'), { statusCode: 409 })
+      }),
+    )
+    const res = await app.inject('/')
+    expect(res.statusCode).toBe(409)
+    expect(res.json().message).toBe('sync nope')
+  })
+
+  it('sends a value returned synchronously, and the handler still returns a promise', async () => {
+    const app = await makeApp()
+    let returned: unknown
+    const handler = handle(() => ({ sync: true }))
+    app.get('/', (request, reply) => {
+      returned = handler(request, reply)
+      return returned
+    })
+    const res = await app.inject('/')
+    expect(res.json()).toEqual({ sync: true })
+    expect(returned).toBeInstanceOf(Promise)
+  })
+
+  it('does not send twice when the reply was sent directly', async () => {
+    const app = await makeApp()
+    app.get(
+      '/',
+      handle(async (c) => {
+        c.response().send('direct')
+        c.sendString('ignored')
+      }),
+    )
+    expect((await app.inject('/')).body).toBe('direct')
+  })
+
+  it('leaves a reply sent directly with a stream alone when the chain returns the reply', async () => {
+    const app = await makeApp()
+    app.get(
+      '/',
+      handle(async (c) => {
+        const { Readable } = await import('node:stream')
+        return c.response().send(Readable.from(['streamed']))
+      }),
+    )
+    expect((await app.inject('/')).body).toBe('streamed')
+  })
+
+  it('resolves next() to undefined after the last function', async () => {
+    const app = await makeApp()
+    app.get(
+      '/',
+      handle(async (c) => c.sendString(String(await c.next()))),
+    )
+    expect((await app.inject('/')).body).toBe('undefined')
+  })
+
+  it('sends once, without Fastify warning about a reply sent twice', async () => {
+    const lines: string[] = []
+    const app = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => void lines.push(line) } } })
+    app.get(
+      '/a',
+      handle((c) => c.sendString('a')),
+    )
+    app.get(
+      '/b',
+      handle(async (c) => {
+        c.response().send('b')
+      }),
+    )
+    app.get(
+      '/c',
+      handle(() => undefined),
+    )
+    for (const url of ['/a', '/b', '/c']) expect((await app.inject(url)).statusCode).toBe(200)
+    expect(lines).toEqual([])
+  })
+
+  it('answers HEAD requests of GET routes with headers only', async () => {
+    const app = await makeApp()
+    app.get(
+      '/',
+      handle((c) => c.set('X-A', '1').sendString('body')),
+    )
+    const res = await app.inject({ method: 'HEAD', url: '/' })
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['x-a']).toBe('1')
+    expect(res.body).toBe('')
+  })
+
+  it('works as the not-found handler, as does request.ctx', async () => {
+    const app = await makeApp()
+    app.setNotFoundHandler(handle((c) => c.status(404).json({ path: c.path() })))
+    expect((await app.inject('/nope')).json()).toEqual({ path: '/nope' })
+    const plain = await makeApp()
+    plain.setNotFoundHandler(async (request, reply) => reply.code(404).send({ path: request.ctx.path() }))
+    expect((await plain.inject('/gone')).json()).toEqual({ path: '/gone' })
+  })
+
+  it('refuses an empty chain', () => {
+    expect(() => handle()).toThrow(TypeError)
+  })
+
+  it('works without the plugin registered', async () => {
+    const app = Fastify()
+    app.get(
+      '/:id',
+      handle((c) => c.sendString(c.params('id'))),
+    )
+    expect((await app.inject('/7')).body).toBe('7')
+  })
+})
+
+describe('request.ctx and ctx()', () => {
+  it('gives one Ctx per request, the same through request.ctx, ctx() and handle()', async () => {
+    const app = await makeApp()
+    app.get(
+      '/',
+      handle(async (c) => {
+        const request = c.request()
+        c.sendString(String(request.ctx === c && ctx(request, c.response()) === c))
+      }),
+    )
+    expect((await app.inject('/')).body).toBe('true')
+  })
+
+  it('is usable from a plain Fastify handler', async () => {
+    const app = await makeApp()
+    app.get('/q', async (request) => request.ctx.query('name', 'anon'))
+    expect((await app.inject('/q?name=ada')).body).toBe('ada')
+    expect((await app.inject('/q')).body).toBe('anon')
+  })
+
+  it('exposes the Fastify request, reply, raw objects and app', async () => {
+    const app = await makeApp()
+    app.get('/', async (request, reply) => {
+      const c = request.ctx
+      return {
+        request: c.request() === request,
+        reply: c.response() === reply,
+        raw: c.context().req === request.raw && c.context().res === reply.raw,
+        app: c.app() === app,
+      }
+    })
+    expect((await app.inject('/')).json()).toEqual({ request: true, reply: true, raw: true, app: true })
+  })
+})

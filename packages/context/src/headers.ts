@@ -1,0 +1,102 @@
+import vary from 'vary'
+import type { CtxBase } from './ctx-base.js'
+import { InvalidHeaderError } from './errors.js'
+
+/** True for control characters other than tab, and for characters Node cannot write in a header. */
+export function hasControlChars(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i)
+    if ((c < 32 && c !== 9) || c === 127 || c > 255) return true
+  }
+  return false
+}
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+
+/**
+ * Refuses a header name that is not a token and a value with CR, LF or other control characters:
+ * such values are never stripped, because silently changing a header hides the bug or attack
+ * (response splitting) that produced it. The error is a 400 `WEFT_INVALID_HEADER`.
+ */
+export function checkHeader(name: string, value: string): void {
+  if (!TOKEN.test(name)) throw new InvalidHeaderError(name.replace(/[^\x20-\x7e]/g, '?').slice(0, 64))
+  if (hasControlChars(value)) throw new InvalidHeaderError(name)
+}
+
+/** Sets a response header after checking it. */
+export function setHeader(c: CtxBase, name: string, value: string): void {
+  checkHeader(name, value)
+  c._res.header(name, value)
+}
+
+function current(c: CtxBase, name: string): string {
+  const value = c._res.getHeader(name)
+  if (value === undefined) return ''
+  return Array.isArray(value) ? value.join(', ') : String(value)
+}
+
+/** Appends values to a comma-separated response header, skipping values already present. */
+export function appendHeader(c: CtxBase, name: string, values: string[]): void {
+  let header = current(c, name)
+  const seen = new Set(header === '' ? [] : header.split(',').map((s) => s.trim()))
+  for (const value of values) {
+    checkHeader(name, value)
+    const v = value.trim()
+    if (v === '' || seen.has(v)) continue
+    seen.add(v)
+    header = header === '' ? v : `${header}, ${v}`
+  }
+  if (header !== '') c._res.header(name, header)
+}
+
+/** Adds field names to Vary without duplicates (case-insensitive); `*` collapses it. */
+export function addVary(c: CtxBase, fields: string[]): void {
+  let header = current(c, 'vary')
+  for (const field of fields) {
+    checkHeader('Vary', field)
+    try {
+      header = vary.append(header, field)
+    } catch {
+      throw new InvalidHeaderError('Vary')
+    }
+  }
+  if (header !== '') c._res.header('vary', header)
+}
+
+/** Appends `<url>; rel="rel"` entries, joined by `,`, to the Link header. */
+export function addLinks(c: CtxBase, pairs: string[]): void {
+  const parts: string[] = []
+  for (let i = 0; i + 1 < pairs.length; i += 2) {
+    const url = pairs[i] as string
+    const rel = pairs[i + 1] as string
+    checkHeader('Link', url)
+    checkHeader('Link', rel)
+    const safeUrl = url.replace(/[<>]/g, encodeURIComponent)
+    parts.push(`<${safeUrl}>; rel="${rel.replace(/["\\]/g, '\\$&')}"`)
+  }
+  if (parts.length === 0) return
+  const existing = current(c, 'link')
+  c._res.header('link', existing === '' ? parts.join(',') : `${existing},${parts.join(',')}`)
+}
+
+/** Percent-encodes what is not allowed in a URL (spaces, non-ASCII), leaving existing escapes. */
+export function encodeLocation(location: string): string {
+  checkHeader('Location', location)
+  return location.replace(/%(?![0-9A-Fa-f]{2})|[^\x21-\x7e]|["<>\\^`{|}]/g, (ch) => encodeURIComponent(ch))
+}
+
+/** A response header (case-insensitive), several values joined with `, `; `def` when absent. */
+export function respHeader(c: CtxBase, key: string, def = ''): string {
+  const value = c._res.getHeader(key)
+  if (value === undefined) return def
+  return Array.isArray(value) ? value.join(', ') : String(value)
+}
+
+/** All response headers set so far, every value as a list. */
+export function respHeaders(c: CtxBase): Record<string, string[]> {
+  const out: Record<string, string[]> = {}
+  for (const [name, value] of Object.entries(c._res.getHeaders())) {
+    if (value === undefined) continue
+    out[name] = Array.isArray(value) ? value.map(String) : [String(value)]
+  }
+  return out
+}

@@ -1,0 +1,244 @@
+import { describe, expect, it } from 'vitest'
+import { makeApp } from '../test/app.js'
+import { type Ctx, handle, type WeftContextOptions } from './index.js'
+
+async function run(
+  request: {
+    url?: string
+    method?: 'GET' | 'POST' | 'HEAD'
+    headers?: Record<string, string>
+    payload?: string
+    remoteAddress?: string
+  },
+  read: (c: Ctx) => unknown,
+  options: WeftContextOptions = {},
+  trustProxy = false,
+): Promise<unknown> {
+  const app = await makeApp(options, { trustProxy })
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body))
+  app.route({ method: ['GET', 'POST'], url: '/*', handler: handle((c) => c.json(read(c))) })
+  const res = await app.inject({
+    method: request.method ?? 'GET',
+    url: request.url ?? '/',
+    headers: request.headers,
+    payload: request.payload,
+    remoteAddress: request.remoteAddress,
+  })
+  return res.json()
+}
+
+describe('hostname, baseURL, protocol, secure', () => {
+  it('reads the host without port', async () => {
+    expect(await run({ headers: { host: 'Example.COM:8080' } }, (c) => [c.hostname(), c.baseURL()])).toEqual([
+      'example.com',
+      'http://Example.COM:8080',
+    ])
+  })
+
+  it('honours X-Forwarded-Proto/Host only when trustProxy trusts the peer', async () => {
+    const headers = { host: 'internal', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'shop.example' }
+    const read = (c: Ctx) => [c.protocol(), c.secure(), c.hostname()]
+    expect(await run({ headers }, read)).toEqual(['http', false, 'internal'])
+    expect(await run({ headers }, read, {}, true)).toEqual(['https', true, 'shop.example'])
+  })
+})
+
+describe('subdomains', () => {
+  it.each([
+    ['tobi.ferrets.example.com', undefined, ['tobi', 'ferrets']],
+    ['TOBI.ferrets.example.com.', undefined, ['tobi', 'ferrets']],
+    ['tobi.ferrets.example.com:3000', undefined, ['tobi', 'ferrets']],
+    ['tobi.ferrets.example.com', 3, ['tobi']],
+    ['example.com', undefined, []],
+    ['a.b.example.co.uk', 3, ['a', 'b']],
+    ['127.0.0.1', undefined, []],
+    ['[::1]:3000', undefined, []],
+  ])('%s (offset %s) → %j', async (host, offset, expected) => {
+    expect(await run({ headers: { host } }, (c) => c.subdomains(offset))).toEqual(expected)
+  })
+
+  it('uses the subdomainOffset option as default', async () => {
+    expect(
+      await run({ headers: { host: 'a.b.example.co.uk' } }, (c) => c.subdomains(), { subdomainOffset: 3 }),
+    ).toEqual(['a', 'b'])
+  })
+})
+
+describe('ip, ips, isFromLocal', () => {
+  it('returns the peer address', async () => {
+    expect(await run({ remoteAddress: '10.1.2.3' }, (c) => [c.ip(), c.isFromLocal()])).toEqual(['10.1.2.3', false])
+  })
+
+  it('returns the proxyHeader value when configured and present', async () => {
+    const read = (c: Ctx) => c.ip()
+    expect(await run({ headers: { 'x-real-ip': '203.0.113.9' } }, read, { proxyHeader: 'X-Real-IP' })).toBe(
+      '203.0.113.9',
+    )
+    expect(await run({ remoteAddress: '10.0.0.1' }, read, { proxyHeader: 'X-Real-IP' })).toBe('10.0.0.1')
+    expect(await run({ headers: { 'x-real-ip': '203.0.113.9' } }, read)).toBe('127.0.0.1')
+  })
+
+  it('lists X-Forwarded-For addresses', async () => {
+    const headers = { 'x-forwarded-for': ' 203.0.113.1, 70.41.3.18 ,,150.172.238.178' }
+    expect(await run({ headers }, (c) => c.ips())).toEqual(['203.0.113.1', '70.41.3.18', '150.172.238.178'])
+    expect(await run({}, (c) => c.ips())).toEqual([])
+  })
+
+  it('recognises loopback peers', async () => {
+    expect(await run({ remoteAddress: '127.0.0.1' }, (c) => c.isFromLocal())).toBe(true)
+    expect(await run({ remoteAddress: '::1' }, (c) => c.isFromLocal())).toBe(true)
+    expect(await run({ remoteAddress: '192.168.0.4' }, (c) => c.isFromLocal())).toBe(false)
+  })
+})
+
+describe('xhr, is, get, getReqHeaders', () => {
+  it('detects XMLHttpRequest in any case', async () => {
+    expect(await run({ headers: { 'x-requested-with': 'xmlhttprequest' } }, (c) => c.xhr())).toBe(true)
+    expect(await run({}, (c) => c.xhr())).toBe(false)
+  })
+
+  it.each([
+    ['json', 'application/json', true],
+    ['.json', 'application/json; charset=utf-8', true],
+    ['html', 'text/html', true],
+    ['html', 'application/json', false],
+    ['text/*', 'text/csv', true],
+    ['nosuchext', 'application/json', false],
+  ])('is(%s) with %s → %s', async (ext, type, expected) => {
+    expect(await run({ method: 'POST', headers: { 'content-type': type }, payload: '{}' }, (c) => c.is(ext))).toBe(
+      expected,
+    )
+  })
+
+  it('is() is false without a body', async () => {
+    expect(await run({ headers: { 'content-type': 'application/json' } }, (c) => c.is('json'))).toBe(false)
+  })
+
+  it('reads headers case-insensitively with a default', async () => {
+    expect(
+      await run({ headers: { 'X-Token': 'abc' } }, (c) => [c.get('x-token'), c.get('X-TOKEN'), c.get('missing', 'd')]),
+    ).toEqual(['abc', 'abc', 'd'])
+  })
+
+  it('lists every request header value', async () => {
+    const all = (await run({ headers: { 'x-a': '1' } }, (c) => c.getReqHeaders())) as Record<string, string[]>
+    expect(all['x-a']).toEqual(['1'])
+  })
+})
+
+describe('method, path, originalURL', () => {
+  it('reads and overrides method and path', async () => {
+    expect(
+      await run({ url: '/a/b?x=1' }, (c) => [c.method(), c.path(), c.method('post'), c.path('/z'), c.originalURL()]),
+    ).toEqual(['GET', '/a/b', 'POST', '/z', '/a/b?x=1'])
+  })
+})
+
+describe('cookies', () => {
+  it('reads a request cookie with a default', async () => {
+    expect(
+      await run({ headers: { cookie: 'sid=abc; theme=dark%20blue' } }, (c) => [
+        c.cookies('sid'),
+        c.cookies('theme'),
+        c.cookies('x', 'none'),
+      ]),
+    ).toEqual(['abc', 'dark blue', 'none'])
+  })
+})
+
+describe('malformed request headers', () => {
+  it('reads what it can of a malformed Cookie header', async () => {
+    expect(
+      await run({ headers: { cookie: '%%%; =x; a=%E0%A4%A; b=2' } }, (c) => [
+        c.cookies('a'),
+        c.cookies('b'),
+        c.cookies('x', 'd'),
+      ]),
+    ).toEqual(['%E0%A4%A', '2', 'd'])
+  })
+
+  it('answers negotiation on a malformed Accept header with nothing acceptable', async () => {
+    expect(await run({ headers: { accept: ';;;,,,/;q=x' } }, (c) => c.accepts('json'))).toBe('')
+  })
+})
+
+describe('fresh and stale', () => {
+  async function freshness(
+    headers: Record<string, string>,
+    response: Record<string, string>,
+    method: 'GET' | 'POST' = 'GET',
+  ) {
+    const app = await makeApp()
+    app.route({
+      method: ['GET', 'POST'],
+      url: '/',
+      handler: handle((c) => {
+        for (const [k, v] of Object.entries(response)) c.set(k, v)
+        c.json([c.fresh(), c.stale()])
+      }),
+    })
+    return (await app.inject({ method, url: '/', headers })).json()
+  }
+
+  it.each([
+    ['matching ETag', { 'if-none-match': '"abc"' }, { ETag: '"abc"' }, true],
+    ['weak ETag comparison', { 'if-none-match': 'W/"abc"' }, { ETag: '"abc"' }, true],
+    ['other ETag', { 'if-none-match': '"xyz"' }, { ETag: '"abc"' }, false],
+    ['If-None-Match: *', { 'if-none-match': '*' }, { ETag: '"abc"' }, true],
+    [
+      'Last-Modified before IMS',
+      { 'if-modified-since': 'Sat, 01 Jan 2022 00:00:00 GMT' },
+      { 'Last-Modified': 'Fri, 31 Dec 2021 00:00:00 GMT' },
+      true,
+    ],
+    [
+      'Last-Modified after IMS',
+      { 'if-modified-since': 'Sat, 01 Jan 2022 00:00:00 GMT' },
+      { 'Last-Modified': 'Sun, 02 Jan 2022 00:00:00 GMT' },
+      false,
+    ],
+    [
+      'ETag wins over IMS',
+      { 'if-none-match': '"xyz"', 'if-modified-since': 'Sat, 01 Jan 2022 00:00:00 GMT' },
+      { ETag: '"abc"', 'Last-Modified': 'Fri, 31 Dec 2021 00:00:00 GMT' },
+      false,
+    ],
+    ['no-cache', { 'if-none-match': '"abc"', 'cache-control': 'no-cache' }, { ETag: '"abc"' }, false],
+    ['no conditional headers', {}, { ETag: '"abc"' }, false],
+  ])('%s → fresh %s', async (_name, headers, response, expected) => {
+    expect(await freshness(headers, response)).toEqual([expected, !expected])
+  })
+
+  it('is never fresh for other methods', async () => {
+    expect(await freshness({ 'if-none-match': '"abc"' }, { ETag: '"abc"' }, 'POST')).toEqual([false, true])
+  })
+})
+
+describe('clientHelloInfo and route', () => {
+  it('has no TLS data over plain HTTP', async () => {
+    expect(await run({}, (c) => c.clientHelloInfo() ?? null)).toBeNull()
+  })
+
+  it('describes the matched route', async () => {
+    const app = await makeApp()
+    const first = (c: Ctx) => c.next()
+    const second = (c: Ctx) => {
+      const r = c.route()
+      c.json({
+        method: r.method,
+        path: r.path,
+        params: r.params,
+        handlers: r.handlers.length,
+        first: r.handlers[0] === first,
+      })
+    }
+    app.get('/users/:id/files/*', handle(first, second))
+    expect((await app.inject('/users/1/files/a')).json()).toEqual({
+      method: 'GET',
+      path: '/users/:id/files/*',
+      params: ['id', '*'],
+      handlers: 2,
+      first: true,
+    })
+  })
+})

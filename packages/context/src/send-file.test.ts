@@ -1,0 +1,108 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { gunzipSync } from 'node:zlib'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { makeApp } from '../test/app.js'
+import { handle } from './index.js'
+
+const root = mkdtempSync(join(tmpdir(), 'weft-context-'))
+const text = 'hello file '.repeat(20)
+beforeAll(() => {
+  writeFileSync(join(root, 'hello.txt'), text)
+  writeFileSync(join(root, 'data.json'), '{"a":1}')
+  writeFileSync(join(root, 'my report.pdf'), '%PDF')
+  writeFileSync(join(root, '.secret'), 'hidden')
+})
+
+async function files() {
+  const app = await makeApp({ root })
+  app.get(
+    '/f/*',
+    handle((c) => c.sendFile(c.params('*'), c.queryBool('gzip'))),
+  )
+  app.get(
+    '/raw',
+    handle((c) => c.sendFile(c.query('p'))),
+  )
+  app.get(
+    '/d/*',
+    handle((c) => c.download(c.params('*'), c.query('name') || undefined)),
+  )
+  return app
+}
+
+describe('sendFile', () => {
+  it('sends a file with the type of its extension', async () => {
+    const res = await (await files()).inject('/f/hello.txt')
+    expect(res.statusCode).toBe(200)
+    expect(res.body).toBe(text)
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8')
+    expect(res.headers.etag).toBeDefined()
+    expect(res.headers['content-encoding']).toBeUndefined()
+  })
+
+  it('answers Range requests with 206', async () => {
+    const res = await (await files()).inject({ url: '/f/hello.txt', headers: { range: 'bytes=0-4' } })
+    expect(res.statusCode).toBe(206)
+    expect(res.body).toBe('hello')
+    expect(res.headers['content-range']).toBe(`bytes 0-4/${text.length}`)
+  })
+
+  it('answers an unsatisfiable Range with 416', async () => {
+    const res = await (await files()).inject({ url: '/f/hello.txt', headers: { range: 'bytes=9999-' } })
+    expect(res.statusCode).toBe(416)
+    expect(res.headers['content-range']).toBe(`bytes */${text.length}`)
+  })
+
+  it('answers a conditional request with 304', async () => {
+    const app = await files()
+    const first = await app.inject('/f/hello.txt')
+    const res = await app.inject({ url: '/f/hello.txt', headers: { 'if-none-match': String(first.headers.etag) } })
+    expect(res.statusCode).toBe(304)
+    expect(res.body).toBe('')
+  })
+
+  it('gzips only when asked and accepted', async () => {
+    const app = await files()
+    const res = await app.inject({ url: '/f/hello.txt?gzip=1', headers: { 'accept-encoding': 'gzip' } })
+    expect(res.headers['content-encoding']).toBe('gzip')
+    expect(gunzipSync(res.rawPayload).toString()).toBe(text)
+    const plain = await app.inject({ url: '/f/hello.txt?gzip=1', headers: { 'accept-encoding': 'br' } })
+    expect(plain.headers['content-encoding']).toBeUndefined()
+  })
+
+  it.each([
+    ['../etc/passwd', 403],
+    ['..%2f..%2fetc%2fpasswd', 403],
+    ['a/../../etc/passwd', 403],
+    ['%00', 403],
+    ['missing.txt', 404],
+    ['.secret', 404],
+    ['', 403],
+  ])('refuses %j with %d', async (path, status) => {
+    const res = await (await files()).inject(`/raw?p=${encodeURIComponent(path)}`)
+    expect(res.statusCode).toBe(status)
+    expect(res.json().code).toBe(status === 403 ? 'WEFT_FORBIDDEN_PATH' : 'WEFT_FILE_NOT_FOUND')
+  })
+
+  it('expects URL-encoded paths', async () => {
+    const res = await (await files()).inject(`/raw?p=${encodeURIComponent('my%20report.pdf')}`)
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['content-type']).toBe('application/pdf')
+  })
+})
+
+describe('download', () => {
+  it('sends the file as an attachment named after the path', async () => {
+    const res = await (await files()).inject('/d/data.json')
+    expect(res.headers['content-disposition']).toBe('attachment; filename="data.json"')
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8')
+    expect(res.json()).toEqual({ a: 1 })
+  })
+
+  it('uses the given file name', async () => {
+    const res = await (await files()).inject('/d/data.json?name=export.json')
+    expect(res.headers['content-disposition']).toBe('attachment; filename="export.json"')
+  })
+})

@@ -1,0 +1,53 @@
+import escapeHtml from 'escape-html'
+import { XMLBuilder } from 'fast-xml-parser'
+
+const MEMBER_EXPRESSION = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\[\d+\])*$/
+const xmlBuilder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_' })
+
+/** JSON of a value (undefined becomes `null`, like Fiber). */
+export function toJSON(data: unknown): string {
+  return JSON.stringify(data) ?? 'null'
+}
+
+/** A JSONP callback name if it is a safe JavaScript member expression (`a.b[0]`), else `'callback'`. */
+export function safeCallback(name: string | undefined): string {
+  if (name === undefined) return 'callback'
+  const trimmed = name.trim()
+  return trimmed.length <= 128 && MEMBER_EXPRESSION.test(trimmed) ? trimmed : 'callback'
+}
+
+/**
+ * A JSONP body: the callback called with the JSON, `/**\/` first (defeats content sniffing of
+ * the body as Flash), U+2028/U+2029 escaped so the JSON is valid JavaScript.
+ */
+export function toJSONP(data: unknown, callback: string | undefined): string {
+  const json = toJSON(data)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
+  const cb = safeCallback(callback)
+  return `/**/ typeof ${cb} === 'function' && ${cb}(${json});`
+}
+
+/**
+ * XML of a value with fast-xml-parser's builder: a string is sent as is, an object with one key
+ * names the root element, anything else is wrapped in `<response>`. Keys starting with `@_` are
+ * attributes.
+ */
+export function toXML(data: unknown): string {
+  if (typeof data === 'string') return data
+  const isSingleRoot =
+    data !== null && typeof data === 'object' && !Array.isArray(data) && Object.keys(data).length === 1
+  return xmlBuilder.build(isSingleRoot ? data : { response: data }) as string
+}
+
+/** `<p>` + HTML-escaped text + `</p>` (`format()`'s HTML form). */
+export function toHTMLParagraph(body: unknown): string {
+  return `<p>${escapeHtml(typeof body === 'string' ? body : toJSON(body))}</p>`
+}
+
+/** Plain text of a body: strings as is, buffers decoded, other values as JSON. */
+export function toText(body: unknown): string {
+  if (typeof body === 'string') return body
+  if (Buffer.isBuffer(body)) return body.toString()
+  return toJSON(body)
+}

@@ -1,0 +1,12 @@
+/** Where the plugin keeps its resolved options on the Fastify instance. */
+export const kOptions = Symbol('weft.context.options')
+/** Where the plugin keeps its route table (names and the restart router). */
+export const kRoutes = Symbol('weft.context.routes')
+/** The request's `Ctx`, created on first use. */
+export const kCtx = Symbol('weft.context.ctx')
+/** The reply of a request, remembered so `request.ctx` can be created without one. */
+export const kReply = Symbol('weft.context.reply')
+/** Raw body chunks captured before Fastify parses the body. */
+export const kRawBody = Symbol('weft.context.rawBody')
+/** Marks a Fastify handler built by `handle()`, and holds its chain. */
+export const kChain = Symbol('weft.context.chain')
