@@ -1,0 +1,124 @@
+import { Type } from 'typebox'
+import { describe, expect, it } from 'vitest'
+import { makeApp, multipart } from '../test/helpers.js'
+import { bind, FileField } from './index.js'
+
+const Search = Type.Object({
+  id: Type.Optional(Type.String({ uri: 'id', query: 'id', header: 'X-Id', cookie: 'id', json: 'id' })),
+  limit: Type.Integer({ default: 20, maximum: 100 }),
+  role: Type.Optional(Type.String({ header: 'X-Role' })),
+})
+
+async function all(schema: typeof Search | ReturnType<typeof Type.Object>, request: Record<string, unknown>) {
+  const app = await makeApp((req) => bind(req).all(schema))
+  const res = await app.inject({ method: 'POST', url: '/', ...request })
+  return { status: res.statusCode, body: res.json() }
+}
+
+describe('bind().all()', () => {
+  it.each([
+    ['uri over everything', { url: '/items/u?id=q', headers: { 'x-id': 'h', cookie: 'id=c' } }, 'u'],
+    ['body over query', { url: '/?id=q', headers: { 'content-type': 'application/json' }, payload: '{"id":"b"}' }, 'b'],
+    ['query over header', { url: '/?id=q', headers: { 'x-id': 'h', cookie: 'id=c' } }, 'q'],
+    ['header over cookie', { url: '/', headers: { 'x-id': 'h', cookie: 'id=c' } }, 'h'],
+    ['cookie last', { url: '/', headers: { cookie: 'id=c' } }, 'c'],
+  ])('takes %s', async (_name, request, id) => {
+    expect((await all(Search, request)).body).toMatchObject({ id })
+  })
+
+  it('fills each field from the first source that has it', async () => {
+    const res = await all(Search, { url: '/?limit=5', headers: { 'x-role': 'admin', cookie: 'id=c' } })
+    expect(res.body).toEqual({ id: 'c', limit: 5, role: 'admin' })
+  })
+
+  it('applies defaults only when no source has the field', async () => {
+    expect((await all(Search, { url: '/' })).body).toEqual({ limit: 20 })
+  })
+
+  it('ignores an empty body, whatever its Content-Type', async () => {
+    const res = await all(Search, { url: '/?id=q', headers: { 'content-type': 'text/plain' }, payload: '' })
+    expect(res.body).toMatchObject({ id: 'q' })
+  })
+
+  it('takes form fields and files from a multipart body, or leaves files out with files: false', async () => {
+    const Upload = Type.Object({ title: Type.String(), doc: Type.Optional(FileField()) })
+    const body = multipart([
+      { name: 'title', value: 'T' },
+      { name: 'doc', filename: 'a.txt', type: 'text/plain', content: 'x' },
+    ])
+    const withFiles = await makeApp(async (req) => {
+      const out = await bind(req).all(Upload)
+      return { title: out.title, doc: out.doc?.filename }
+    })
+    const withoutFiles = await makeApp(async (req) => Object.keys(await bind(req).all(Upload, { files: false })))
+    expect((await withFiles.inject({ method: 'POST', url: '/?title=Q', ...body })).json()).toEqual({
+      title: 'T',
+      doc: 'a.txt',
+    })
+    expect((await withoutFiles.inject({ method: 'POST', url: '/', ...body })).json()).toEqual(['title'])
+  })
+
+  it('validates the merged value', async () => {
+    expect((await all(Search, { url: '/?limit=500' })).body.code).toBe('WEFT_VALIDATION_FAILED')
+  })
+
+  it('reads the other fields in the default order, uri included', async () => {
+    const schema = Type.Object({
+      id: Type.Integer({ uri: 'id' }),
+      token: Type.String({ header: 'X-Token', query: 'token', bindingSource: 'header,query' }),
+    })
+    const res = await all(schema, { url: '/items/7?token=q', headers: { 'x-token': 'h' } })
+    expect(res.body).toEqual({ id: 7, token: 'h' })
+  })
+
+  it('falls back to the next source of a bindingSource list', async () => {
+    const schema = Type.Object({ token: Type.String({ header: 'X-Token', bindingSource: 'header,query' }) })
+    expect((await all(schema, { url: '/?token=q' })).body).toEqual({ token: 'q' })
+  })
+
+  it('follows a bindingSource list instead, earlier sources winning', async () => {
+    const schema = Type.Object({
+      token: Type.Optional(Type.String({ header: 'X-Token', bindingSource: 'header,query' })),
+      page: Type.Optional(Type.Integer()),
+    })
+    const both = { url: '/?token=q&page=2', headers: { 'x-token': 'h', cookie: 'page=3' } }
+    expect((await all(schema, both)).body).toEqual({ token: 'h', page: 2 })
+  })
+
+  it('does not even convert the field in sources missing from its bindingSource list', async () => {
+    const schema = Type.Object({ page: Type.Optional(Type.Integer({ header: 'X-Page', bindingSource: 'header' })) })
+    const res = await all(schema, {
+      url: '/?page=abc',
+      headers: { cookie: 'page=xyz', 'content-type': 'application/json' },
+      payload: '{"page":"not a number"}',
+    })
+    expect(res).toEqual({ status: 200, body: {} })
+  })
+
+  it('does not read the field from sources missing from its bindingSource list', async () => {
+    const schema = Type.Object({ token: Type.Optional(Type.String({ bindingSource: 'query' })) })
+    expect((await all(schema, { url: '/', headers: { cookie: 'token=c' } })).body).toEqual({})
+  })
+
+  it.each([
+    [
+      'an unknown source name',
+      Type.Object({ a: Type.String({ bindingSource: 'query,form' }) }),
+      'unknown bindingSource "form"',
+    ],
+    [
+      'two tagged fields',
+      Type.Object({ a: Type.String({ bindingSource: 'query' }), b: Type.String({ bindingSource: 'header' }) }),
+      'only one field may have bindingSource',
+    ],
+    [
+      'a nested tagged field',
+      Type.Object({ a: Type.Object({ b: Type.String({ bindingSource: 'query' }) }) }),
+      'bindingSource is allowed only on a top-level field',
+    ],
+  ])('rejects %s with a BindError', async (_name, schema, message) => {
+    const res = await all(schema, { url: '/' })
+    expect(res.status).toBe(400)
+    expect(res.body).toMatchObject({ code: 'WEFT_BIND_ERROR', message: expect.stringContaining(message) })
+  })
+})

@@ -1,0 +1,173 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { Static, TSchema } from 'typebox'
+import { bindAll } from './all.js'
+import { configOf } from './config.js'
+import { BadRequestError, BindError, BindingSetupError, BindSource, ValidationError } from './errors.js'
+import {
+  type BindOptions,
+  readBody,
+  readCookie,
+  readCustom,
+  readForm,
+  readHeader,
+  readQuery,
+  readRespHeader,
+  readTree,
+  readUri,
+  type Step,
+  type Target,
+} from './read.js'
+import { isObjectSchema } from './schema.js'
+import { assertValid } from './validate.js'
+
+export type { BindOptions } from './read.js'
+
+const single = (options: BindOptions | undefined): Step => ({ options, defaults: true })
+
+/**
+ * Fills typed values from one request (the seed's `Bind()`). Every operation takes a TypeBox
+ * schema and resolves to `Static<typeof schema>`; conversion failures reject with a `BindError`,
+ * constraint failures with a `ValidationError`.
+ *
+ * @example
+ * const q = await bind(request, reply).withAutoHandling().query(Search)
+ */
+export class Binder {
+  readonly #target: Target
+  #auto = false
+  #skip = false
+
+  constructor(request: FastifyRequest, reply?: FastifyReply) {
+    this.#target = { request, reply, config: configOf(request) }
+  }
+
+  /** Binding failures become a plain 400 (`WEFT_BAD_REQUEST`); no `BindError` escapes. */
+  withAutoHandling(): this {
+    this.#auto = true
+    return this
+  }
+
+  /** The default: binding failures reject with a `BindError`. */
+  withoutAutoHandling(): this {
+    this.#auto = false
+    return this
+  }
+
+  /** Skip (or, with `false`, run again) the struct validator for the following calls. */
+  skipValidation(skip = true): this {
+    this.#skip = skip
+    return this
+  }
+
+  /**
+   * URI params, body, query, headers and cookies, in that precedence (or `bindingSource`'s).
+   * Each source reads its own tag; `options.files: false` leaves multipart files out.
+   */
+  all<T extends TSchema>(schema: T, options?: Pick<BindOptions, 'files'>): Promise<Static<T>> {
+    return this.#run(schema, 'all', () => bindAll(this.#target, schema, options?.files !== false))
+  }
+
+  /** The body, decoded by its Content-Type (custom binders first). */
+  body<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
+    return this.#run(schema, BindSource.Body, () => readBody(this.#target, schema, single(options)))
+  }
+
+  /** A JSON body (`json` tags). */
+  json<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
+    return this.#run(schema, BindSource.Body, () => readTree(this.#target, schema, 'json', single(options)))
+  }
+
+  /** An XML body (`xml` tags). */
+  xml<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
+    return this.#run(schema, BindSource.Body, () => readTree(this.#target, schema, 'xml', single(options)))
+  }
+
+  /** A MessagePack body (`msgpack` tags); needs `msgpackBodies` from `@weft/binding/msgpack`. */
+  msgPack<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
+    return this.#run(schema, BindSource.Body, () => readTree(this.#target, schema, 'msgpack', single(options)))
+  }
+
+  /** A CBOR body (`cbor` tags); needs `cborBodies` from `@weft/binding/cbor`. */
+  cbor<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
+    return this.#run(schema, BindSource.Body, () => readTree(this.#target, schema, 'cbor', single(options)))
+  }
+
+  /** An urlencoded or multipart form (`form` tags; `FileField()` fields receive files). */
+  form<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
+    return this.#run(schema, BindSource.Body, () => readForm(this.#target, schema, single(options)))
+  }
+
+  /** The query string (`query` tags). */
+  query<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
+    return this.#run(schema, BindSource.Query, () => readQuery(this.#target, schema, single(options)))
+  }
+
+  /** Path parameters (`uri` tags). */
+  uri<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
+    return this.#run(schema, BindSource.URI, () => readUri(this.#target, schema, single(options)))
+  }
+
+  /** Request headers (`header` tags; names match case-insensitively). */
+  header<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
+    return this.#run(schema, BindSource.Header, () => readHeader(this.#target, schema, single(options)))
+  }
+
+  /** Cookies (`cookie` tags). */
+  cookie<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
+    return this.#run(schema, BindSource.Cookie, () => readCookie(this.#target, schema, single(options)))
+  }
+
+  /** Headers already set on the reply (`respHeader` tags); needs `bind(request, reply)`. */
+  respHeader<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
+    return this.#run(schema, BindSource.RespHeader, () => readRespHeader(this.#target, schema, single(options)))
+  }
+
+  /** The body parsed by the custom binder registered under `name`. */
+  custom<T extends TSchema>(name: string, schema: T): Promise<Static<T>> {
+    return this.#run(schema, BindSource.Body, () => {
+      const binder = this.#target.config.customBinders.get(name)
+      if (binder === undefined) {
+        throw new BindingSetupError('WEFT_UNKNOWN_BINDER', `no custom binder is registered under "${name}"`)
+      }
+      return readCustom(this.#target, binder.parse.bind(binder), schema)
+    })
+  }
+
+  async #run<T extends TSchema>(schema: T, source: string, decode: () => unknown): Promise<Static<T>> {
+    try {
+      const out = await decode()
+      if (!this.#skip && isObjectSchema(schema)) await this.#validate(out, schema, source)
+      return out as Static<T>
+    } catch (err) {
+      if (this.#auto && err instanceof BindError) throw new BadRequestError()
+      throw err
+    }
+  }
+
+  async #validate(out: unknown, schema: TSchema, source: string): Promise<void> {
+    const validator = this.#target.config.structValidator
+    if (validator === undefined) {
+      assertValid(out, schema, source)
+      return
+    }
+    try {
+      await validator.validate(out, schema)
+    } catch (err) {
+      if (typeof (err as { statusCode?: unknown }).statusCode === 'number') throw err
+      const message = err instanceof Error ? err.message : String(err)
+      throw new ValidationError(source, [{ instancePath: '', keyword: 'validate', message, params: {} }])
+    }
+  }
+}
+
+/**
+ * The binder of one request (the seed's `Bind()`); pass the reply to use `respHeader()`.
+ *
+ * @example
+ * app.get('/users/:id', async (request, reply) => {
+ *   const { id } = await bind(request, reply).uri(Type.Object({ id: Type.Integer() }))
+ * })
+ */
+export function bind(request: FastifyRequest, reply?: FastifyReply): Binder {
+  return new Binder(request, reply)
+}

@@ -1,0 +1,95 @@
+import { Type } from 'typebox'
+import { describe, expect, it } from 'vitest'
+import { makeApp } from '../test/helpers.js'
+import { bind } from './index.js'
+
+const User = Type.Object({
+  name: Type.String({ json: 'user_name', xml: 'userName', form: 'user_name' }),
+  age: Type.Integer({ minimum: 0 }),
+  tags: Type.Optional(Type.Array(Type.String())),
+})
+
+async function post(contentType: string | undefined, payload: string | Buffer, handler = 'body') {
+  const app = await makeApp((request) => {
+    const binder = bind(request) as unknown as Record<string, (s: typeof User) => Promise<unknown>>
+    return (binder[handler] as (s: typeof User) => Promise<unknown>).call(binder, User)
+  })
+  const headers = contentType === undefined ? {} : { 'content-type': contentType }
+  const res = await app.inject({ method: 'POST', url: '/', headers, payload })
+  return { status: res.statusCode, body: res.json() }
+}
+
+describe('bind().json()', () => {
+  it('maps json tags to properties', async () => {
+    const res = await post('application/json', '{"user_name":"Ada","age":36}', 'json')
+    expect(res).toEqual({ status: 200, body: { name: 'Ada', age: 36 } })
+  })
+
+  it('reports a value of the wrong type as a BindError with its field', async () => {
+    const res = await post('application/json', '{"user_name":"Ada","age":"old"}', 'json')
+    expect(res.status).toBe(400)
+    expect(res.body).toMatchObject({
+      code: 'WEFT_BIND_ERROR',
+      message: 'cannot bind body field "age": "old" is not an integer',
+    })
+  })
+
+  it('reports a broken constraint as a ValidationError', async () => {
+    const res = await post('application/json', '{"user_name":"Ada","age":-1}', 'json')
+    expect(res.body).toMatchObject({ code: 'WEFT_VALIDATION_FAILED', message: 'body/age must be >= 0' })
+  })
+})
+
+describe('bind().body() by Content-Type', () => {
+  it.each([
+    ['application/json', '{"user_name":"Ada","age":36}'],
+    ['application/json; charset=utf-8', '{"user_name":"Ada","age":36}'],
+    ['Application/JSON', '{"user_name":"Ada","age":36}'],
+    ['application/vnd.api+json', '{"user_name":"Ada","age":36}'],
+    ['application/x-www-form-urlencoded', 'user_name=Ada&age=36'],
+    ['application/xml', '<user><userName>Ada</userName><age>36</age></user>'],
+    ['text/xml; charset=utf-8', '<?xml version="1.0"?><user><userName>Ada</userName><age>36</age></user>'],
+    ['application/atom+xml', '<user><userName>Ada</userName><age>36</age></user>'],
+  ])('decodes %s', async (contentType, payload) => {
+    expect(await post(contentType, payload)).toEqual({ status: 200, body: { name: 'Ada', age: 36 } })
+  })
+
+  it('reads repeated XML elements as a list', async () => {
+    const xml = '<user><userName>Ada</userName><age>36</age><tags>a</tags><tags>b</tags></user>'
+    expect((await post('application/xml', xml)).body).toEqual({ name: 'Ada', age: 36, tags: ['a', 'b'] })
+  })
+
+  it('does not expand entity declarations (no billion laughs)', async () => {
+    const entities = ['<!ENTITY a "aaaaaaaaaa">']
+    for (let i = 1; i < 8; i++) entities.push(`<!ENTITY ${'a'.repeat(i + 1)} "${`&${'a'.repeat(i)};`.repeat(10)}">`)
+    const xml = `<!DOCTYPE u [${entities.join('')}]><user><userName>&aaaaaaaa;</userName><age>1</age></user>`
+    const res = await post('application/xml', xml)
+    expect(res.status).toBeLessThan(500)
+    expect(JSON.stringify(res.body).length).toBeLessThan(1000)
+  })
+
+  it('reports malformed XML as a BindError', async () => {
+    expect((await post('application/xml', '<user><age>1</user>')).body.code).toBe('WEFT_BIND_ERROR')
+  })
+
+  it('rejects a Content-Type it cannot decode with 415', async () => {
+    const app = await makeApp(
+      (request) => bind(request).body(User),
+      {},
+      (a) => {
+        a.addContentTypeParser('text/csv', { parseAs: 'string' }, (_r, body, done) => done(null, body))
+      },
+    )
+    const res = await app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'text/csv' }, payload: 'a,b' })
+    expect(res.statusCode).toBe(415)
+    expect(res.json()).toMatchObject({
+      code: 'WEFT_UNSUPPORTED_MEDIA_TYPE',
+      message: expect.stringContaining('text/csv'),
+    })
+  })
+
+  it('rejects a JSON body for form() with 415', async () => {
+    const res = await post('application/json', '{"user_name":"Ada","age":36}', 'form')
+    expect(res.status).toBe(415)
+  })
+})

@@ -1,0 +1,85 @@
+import { parse as parseQueryString } from 'fast-querystring'
+import { XMLParser } from 'fast-xml-parser'
+import type { FastifyRequest } from 'fastify'
+import type { BinaryDecoder, BindingConfig } from './config.js'
+import type { RawMap } from './decode-map.js'
+import { BindError, BindingSetupError, BindSource } from './errors.js'
+import { toRawMap } from './sources.js'
+
+// Attributes are read as keys (prefix-free, like Go's `xml:"name,attr"`), every value stays a
+// string (binding converts by schema), and entity expansion stays bounded by the library.
+const xmlParser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  trimValues: true,
+})
+
+/** The body as text, or `undefined` when there is none. */
+function text(body: unknown): string | undefined {
+  if (typeof body === 'string') return body
+  if (Buffer.isBuffer(body)) return body.toString('utf8')
+  return undefined
+}
+
+/** The JSON body: Fastify's parsed value as it is, or raw bytes parsed here. */
+export function jsonBody(request: FastifyRequest): unknown {
+  const raw = text(request.body)
+  if (raw === undefined) return request.body ?? {}
+  if (raw.trim() === '') return {}
+  try {
+    return JSON.parse(raw)
+  } catch (err) {
+    throw new BindError(BindSource.Body, '', err as Error)
+  }
+}
+
+/** The urlencoded body as a map (parsed by the plugin's parser, `@fastify/formbody`, or here). */
+export function urlencodedBody(request: FastifyRequest): RawMap {
+  const raw = text(request.body)
+  return raw === undefined ? toRawMap(request.body) : (parseQueryString(raw) as RawMap)
+}
+
+/** The XML body's root element, as a tree of strings. */
+export function xmlBody(request: FastifyRequest): unknown {
+  const raw = text(request.body)
+  if (raw === undefined) return request.body ?? {}
+  if (raw.trim() === '') return {}
+  let doc: Record<string, unknown>
+  try {
+    doc = xmlParser.parse(raw, true) as Record<string, unknown>
+  } catch (err) {
+    throw new BindError(BindSource.Body, '', err as Error)
+  }
+  const roots = Object.keys(doc)
+  if (roots.length !== 1) throw new BindError(BindSource.Body, '', 'the XML body must have one root element')
+  return doc[roots[0] as string]
+}
+
+const setup = {
+  msgpack: { name: 'MessagePack', plugin: 'msgpackBodies', from: '@weft/binding/msgpack' },
+  cbor: { name: 'CBOR', plugin: 'cborBodies', from: '@weft/binding/cbor' },
+}
+
+/** A MessagePack or CBOR body, decoded by the decoder its setup plugin installed. */
+export function binaryBody(request: FastifyRequest, config: BindingConfig, format: 'msgpack' | 'cbor'): unknown {
+  const decode: BinaryDecoder | undefined = config[format]
+  if (decode === undefined) {
+    const { name, plugin, from } = setup[format]
+    throw new BindingSetupError(
+      `WEFT_${format.toUpperCase()}_DISABLED`,
+      `${name} bodies are not enabled: register ${plugin} (import { ${plugin} } from '${from}') on the app`,
+    )
+  }
+  const body = request.body
+  if (!Buffer.isBuffer(body)) return body ?? {}
+  if (body.length === 0) return {}
+  try {
+    return decode(body)
+  } catch (err) {
+    throw new BindError(BindSource.Body, '', err as Error)
+  }
+}

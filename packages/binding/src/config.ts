@@ -1,0 +1,175 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { TSchema } from 'typebox'
+
+/**
+ * Checks a bound value (the seed's `StructValidator`). Throw (ideally a `ValidationError`) to reject.
+ * Runs only for object schemas, after conversion, unless `skipValidation(true)`.
+ *
+ * @example
+ * const structValidator: StructValidator = {
+ *   validate(out) { if (!isValid(out)) throw new ValidationError('body', [...]) },
+ * }
+ */
+export type StructValidator = {
+  validate(out: unknown, schema: TSchema): void | Promise<void>
+}
+
+/**
+ * A body decoder of your own (the seed's custom binder), used by `custom(name, schema)` and by
+ * `body(schema)` when the request's Content-Type is one of `mimeTypes`.
+ *
+ * @example
+ * const yaml: CustomBinder = {
+ *   name: 'yaml',
+ *   mimeTypes: ['application/yaml'],
+ *   parse: (request) => YAML.parse(String(request.body)),
+ * }
+ */
+export type CustomBinder = {
+  name: string
+  mimeTypes: string[]
+  /** Returns the bound value; it is then validated against `schema` like any other. */
+  parse(request: FastifyRequest, schema: TSchema): unknown
+}
+
+/**
+ * A converter for string values of schemas with a given `format` (the seed's `ParserType`).
+ *
+ * @example
+ * { customType: 'date-time', converter: (s) => new Date(s) }
+ */
+export type ParserType = {
+  /** The schema `format` this converter handles. */
+  customType: string
+  /** Turns the raw string into the value; throw to reject it (a `BindError`). */
+  converter: (value: string) => unknown
+}
+
+/**
+ * Decoder settings (the seed's `ParserConfig`), applied with `setParserDecoder`.
+ *
+ * @example
+ * setParserDecoder(app, { ignoreUnknownKeys: false, zeroEmpty: true })
+ */
+export type ParserConfig = {
+  /** Keys the schema does not know are skipped (default `true`); `false` makes them a `BindError`. */
+  ignoreUnknownKeys?: boolean
+  /** An empty string becomes the type's zero value (`0`, `false`) instead of a conversion error. */
+  zeroEmpty?: boolean
+  /** Converters for string values, chosen by the field schema's `format`. */
+  parserType?: ParserType[]
+  /** Read this schema option as the key name instead of the source's tag (`query`, `header`...). */
+  setAliasTag?: string
+}
+
+/** Limits of multipart bodies; going over one is a 413. */
+export type MultipartLimits = {
+  /** Largest file in bytes (default: Fastify's `bodyLimit`). */
+  fileSize?: number
+  /** Most files in one request (default 100). */
+  files?: number
+  /** Most non-file fields (default 1000). */
+  fields?: number
+  /** Most parts in all (default 1000). */
+  parts?: number
+  /** Largest non-file field value in bytes (default 1 MiB). */
+  fieldSize?: number
+}
+
+/** A decoder for a binary body format, installed by `@weft/binding/msgpack` or `/cbor`. */
+export type BinaryDecoder = (bytes: Buffer) => unknown
+
+/** The resolved settings `bind(request)` works with. */
+export type BindingConfig = {
+  splitting: boolean
+  structValidator: StructValidator | undefined
+  customBinders: Map<string, CustomBinder>
+  ignoreUnknownKeys: boolean
+  zeroEmpty: boolean
+  converters: Map<string, (value: string) => unknown>
+  aliasTag: string | undefined
+  msgpack: BinaryDecoder | undefined
+  cbor: BinaryDecoder | undefined
+  multipartLimits: MultipartLimits
+  /** Plans compiled for this configuration, per schema and tag; replaced when the config changes. */
+  plans: WeakMap<TSchema, Map<string, unknown>>
+}
+
+const kBindingConfig = Symbol.for('@weft/binding.config')
+
+type WithConfig = { [kBindingConfig]?: BindingConfig }
+
+/** A fresh configuration with the seed's defaults. */
+export function createConfig(): BindingConfig {
+  return {
+    splitting: false,
+    structValidator: undefined,
+    customBinders: new Map(),
+    ignoreUnknownKeys: true,
+    zeroEmpty: false,
+    converters: new Map(),
+    aliasTag: undefined,
+    msgpack: undefined,
+    cbor: undefined,
+    multipartLimits: {},
+    plans: new WeakMap(),
+  }
+}
+
+const defaults = createConfig()
+
+/** The configuration of the instance serving `request` (defaults when the plugin is not registered). */
+export function configOf(request: FastifyRequest): BindingConfig {
+  const server = request.server as unknown as WithConfig | undefined
+  return server?.[kBindingConfig] ?? defaults
+}
+
+/** The configuration stored on `app`, created there when missing. */
+export function ensureConfig(app: FastifyInstance): BindingConfig {
+  const holder = app as unknown as WithConfig
+  let config = holder[kBindingConfig]
+  if (config === undefined) {
+    config = createConfig()
+    holder[kBindingConfig] = config
+  }
+  return config
+}
+
+/**
+ * Configures the body/query decoder of `app` (the seed's `SetParserDecoder`).
+ *
+ * @example
+ * setParserDecoder(app, {
+ *   ignoreUnknownKeys: false,
+ *   parserType: [{ customType: 'date-time', converter: (s) => new Date(s) }],
+ * })
+ */
+export function setParserDecoder(app: FastifyInstance, parserConfig: ParserConfig): void {
+  applyParserConfig(ensureConfig(app), parserConfig)
+}
+
+/** Applies `parserConfig` to `config` and drops the plans compiled for the old settings. */
+export function applyParserConfig(config: BindingConfig, parserConfig: ParserConfig): void {
+  if (parserConfig.ignoreUnknownKeys !== undefined) {
+    config.ignoreUnknownKeys = parserConfig.ignoreUnknownKeys
+  }
+  if (parserConfig.zeroEmpty !== undefined) config.zeroEmpty = parserConfig.zeroEmpty
+  if (parserConfig.setAliasTag !== undefined) {
+    config.aliasTag = parserConfig.setAliasTag === '' ? undefined : parserConfig.setAliasTag
+  }
+  for (const { customType, converter } of parserConfig.parserType ?? []) {
+    config.converters.set(customType, converter)
+  }
+  config.plans = new WeakMap()
+}
+
+/**
+ * Registers a custom binder on `app` (the seed's `RegisterCustomBinder`).
+ *
+ * @example
+ * registerCustomBinder(app, { name: 'yaml', mimeTypes: ['application/yaml'], parse })
+ * const out = await bind(request).custom('yaml', Schema)
+ */
+export function registerCustomBinder(app: FastifyInstance, binder: CustomBinder): void {
+  ensureConfig(app).customBinders.set(binder.name, binder)
+}

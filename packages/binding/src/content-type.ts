@@ -1,0 +1,61 @@
+import type { FastifyRequest } from 'fastify'
+
+/** The body formats binding decodes itself. */
+export type BodyFormat = 'json' | 'form' | 'multipart' | 'xml' | 'msgpack' | 'cbor'
+
+/** The request's media type: lower-cased, parameters (`; charset=...`) dropped. */
+export function mediaTypeOf(request: FastifyRequest): string {
+  const header = request.headers['content-type']
+  if (header === undefined) return ''
+  const semicolon = header.indexOf(';')
+  return (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase()
+}
+
+/** The format of a media type, understanding `+json`, `+xml`, `+cbor` and `+msgpack` suffixes. */
+export function formatOf(mediaType: string): BodyFormat | undefined {
+  switch (mediaType) {
+    case 'application/json':
+      return 'json'
+    case 'application/x-www-form-urlencoded':
+      return 'form'
+    case 'multipart/form-data':
+      return 'multipart'
+    case 'application/xml':
+    case 'text/xml':
+      return 'xml'
+    case 'application/vnd.msgpack':
+    case 'application/msgpack':
+    case 'application/x-msgpack':
+      return 'msgpack'
+    case 'application/cbor':
+      return 'cbor'
+  }
+  if (mediaType.endsWith('+json')) return 'json'
+  if (mediaType.endsWith('+xml')) return 'xml'
+  if (mediaType.endsWith('+cbor')) return 'cbor'
+  if (mediaType.endsWith('+msgpack')) return 'msgpack'
+  return undefined
+}
+
+/** The media types each format accepts, for error messages. */
+export const expectedTypes: Record<BodyFormat | 'body', string> = {
+  json: 'application/json',
+  form: 'application/x-www-form-urlencoded or multipart/form-data',
+  multipart: 'multipart/form-data',
+  xml: 'application/xml or text/xml',
+  msgpack: 'application/vnd.msgpack',
+  cbor: 'application/cbor',
+  body: 'JSON, a form, XML, MessagePack or CBOR',
+}
+
+/** The seed's rule for `all()`: a body counts only when it is non-empty and has a Content-Type. */
+export function hasBody(request: FastifyRequest): boolean {
+  if (mediaTypeOf(request) === '' || request.headers['content-length'] === '0') return false
+  const body = request.body
+  if (body === undefined || body === null) {
+    const length = request.headers['content-length']
+    return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined
+  }
+  if (typeof body === 'string' || Buffer.isBuffer(body)) return body.length > 0
+  return true
+}

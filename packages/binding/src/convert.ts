@@ -1,0 +1,125 @@
+import type { TSchema } from 'typebox'
+import type { BindingConfig } from './config.js'
+import { node } from './schema.js'
+
+/** Returned by a converter that cannot read its input. */
+export const FAIL: unique symbol = Symbol('weft.fail')
+
+/** Turns one raw string into the schema's type, or returns {@link FAIL}. */
+export type Converter = (raw: string) => unknown
+
+/** A compiled converter and how to name what it expects in an error message. */
+export type ScalarConverter = { convert: Converter; expected: string }
+
+const integerPattern = /^[+-]?\d+$/
+
+// strconv.ParseBool's words (the seed's framework), plus the on/off an HTML checkbox sends.
+const booleans: Record<string, boolean> = Object.assign(Object.create(null), {
+  '1': true,
+  t: true,
+  T: true,
+  true: true,
+  TRUE: true,
+  True: true,
+  on: true,
+  '0': false,
+  f: false,
+  F: false,
+  false: false,
+  FALSE: false,
+  False: false,
+  off: false,
+})
+
+const identity: Converter = (raw) => raw
+
+function integer(zeroEmpty: boolean): Converter {
+  return (raw) => {
+    if (integerPattern.test(raw)) return Number(raw)
+    return zeroEmpty && raw === '' ? 0 : FAIL
+  }
+}
+
+function number(zeroEmpty: boolean): Converter {
+  return (raw) => {
+    if (raw.trim() === '') return zeroEmpty && raw === '' ? 0 : FAIL
+    const value = Number(raw)
+    return Number.isFinite(value) ? value : FAIL
+  }
+}
+
+function boolean(zeroEmpty: boolean): Converter {
+  return (raw) => {
+    const value = booleans[raw]
+    if (value !== undefined) return value
+    return zeroEmpty && raw === '' ? false : FAIL
+  }
+}
+
+const nullValue: Converter = (raw) => (raw === '' || raw === 'null' ? null : FAIL)
+
+function custom(converter: (value: string) => unknown): Converter {
+  return (raw) => {
+    try {
+      return converter(raw)
+    } catch {
+      return FAIL
+    }
+  }
+}
+
+function byType(type: unknown, zeroEmpty: boolean): ScalarConverter | undefined {
+  switch (type) {
+    case 'integer':
+      return { convert: integer(zeroEmpty), expected: 'an integer' }
+    case 'number':
+      return { convert: number(zeroEmpty), expected: 'a number' }
+    case 'boolean':
+      return { convert: boolean(zeroEmpty), expected: 'a boolean' }
+    case 'null':
+      return { convert: nullValue, expected: 'null' }
+    case 'string':
+      return { convert: identity, expected: 'a string' }
+    default:
+      return undefined
+  }
+}
+
+function union(members: ScalarConverter[]): ScalarConverter {
+  const converters = members.map((m) => m.convert)
+  return {
+    convert: (raw) => {
+      for (const convert of converters) {
+        const value = convert(raw)
+        if (value !== FAIL) return value
+      }
+      return FAIL
+    },
+    expected: members.map((m) => m.expected).join(' or '),
+  }
+}
+
+/**
+ * Compiles the converter of a scalar schema: by `format` when `setParserDecoder` registered one,
+ * else by `type`, `const`, `enum` or the members of an `anyOf`. Anything else is kept as a string
+ * (the validator then judges it).
+ */
+export function scalarConverter(schema: TSchema, config: BindingConfig): ScalarConverter {
+  const n = node(schema)
+  const byFormat = n.format === undefined ? undefined : config.converters.get(n.format)
+  if (byFormat !== undefined) return { convert: custom(byFormat), expected: `a valid ${n.format}` }
+  if (n.const !== undefined) {
+    return byType(typeof n.const, config.zeroEmpty) ?? { convert: identity, expected: 'a string' }
+  }
+  if (Array.isArray(n.type)) return union(n.type.map((t) => scalarConverter({ type: t }, config)))
+  const typed = byType(n.type, config.zeroEmpty)
+  if (typed !== undefined) return typed
+  if (n.enum !== undefined) return enumConverter(n.enum)
+  if (n.anyOf !== undefined) return union(n.anyOf.map((member) => scalarConverter(member, config)))
+  return { convert: identity, expected: 'a string' }
+}
+
+function enumConverter(values: unknown[]): ScalarConverter {
+  const table = new Map(values.map((v) => [String(v), v]))
+  return { convert: (raw) => (table.has(raw) ? table.get(raw) : raw), expected: 'an allowed value' }
+}

@@ -1,0 +1,247 @@
+import type { BindingConfig } from './config.js'
+import { FAIL } from './convert.js'
+import { BindError, type BindSource } from './errors.js'
+import { arrayIndex, splitKey } from './path.js'
+import { defaultOf, type FieldPlan, type ObjectPlan } from './plan.js'
+import { setProp } from './schema.js'
+
+/** A raw request map: query, form fields, headers, cookies or path params. */
+export type RawMap = Record<string, string | string[] | undefined>
+
+/** Values gathered under one key path before conversion. */
+type RawNode = { values: string[]; children: Record<string, RawNode> | undefined }
+
+type Slot = string | string[] | RawNode | undefined
+
+/** How one map source is decoded. */
+export type MapOptions = {
+  source: BindSource
+  config: BindingConfig
+  /** Keys match case-insensitively (query, header, cookie, form; not uri). */
+  caseInsensitive: boolean
+  /** Comma splitting into array fields (`enableSplittingOnParsers`; never for uri). */
+  split: boolean
+  /** Trim the items of split lists (header lists allow spaces after commas). */
+  trim: boolean
+  /** Fill absent fields from their `default` (off for the partial results of `all()`). */
+  defaults: boolean
+}
+
+/**
+ * Decodes a flat map (`a=1&tags[]=x&posts[0][title]=y`, already split into keys and values) into
+ * the object `plan` describes. Only the schema's properties are ever written, on fresh objects,
+ * so request keys can never reach a prototype.
+ */
+export function decodeMap(plan: ObjectPlan, map: RawMap, options: MapOptions): Record<string, unknown> {
+  const slots: Slot[] = new Array(plan.fields.length)
+  for (const key in map) {
+    const value = map[key]
+    if (value === undefined) continue
+    const field = lookup(plan, key, options.caseInsensitive)
+    if (field !== undefined) {
+      if (!field.ignored) slots[field.index] = addValue(slots[field.index], value)
+      continue
+    }
+    addNested(plan, slots, key, value, options)
+  }
+  return build(plan, slots, options, '')
+}
+
+function lookup(plan: ObjectPlan, key: string, caseInsensitive: boolean): FieldPlan | undefined {
+  const field = plan.byKey[key]
+  if (field !== undefined || !caseInsensitive) return field
+  return plan.byLower[key.toLowerCase()]
+}
+
+function addValue(slot: Slot, value: string | string[]): Slot {
+  if (slot === undefined) return value
+  const node = toNode(slot)
+  if (typeof value === 'string') node.values.push(value)
+  else for (const v of value) node.values.push(v)
+  return node
+}
+
+function toNode(slot: Exclude<Slot, undefined>): RawNode {
+  if (typeof slot === 'string') return { values: [slot], children: undefined }
+  if (Array.isArray(slot)) return { values: slot.slice(), children: undefined }
+  return slot
+}
+
+function addNested(plan: ObjectPlan, slots: Slot[], key: string, value: string | string[], options: MapOptions): void {
+  const field = lookup(plan, key.slice(0, headLength(key)), options.caseInsensitive)
+  if (field === undefined) {
+    // keys of no field are skipped whatever their shape (a stray `utm[x` must not fail a request)
+    unknownKey(key, options)
+    return
+  }
+  if (field.ignored) return
+  const path = splitKey(key)
+  if (typeof path === 'string') throw new BindError(options.source, key, path)
+  let node = toNode(slots[field.index] ?? { values: [], children: undefined })
+  slots[field.index] = node
+  for (let i = 1; i < path.length; i++) {
+    const segment = path[i] as string
+    if (segment === '' && i === path.length - 1) break
+    node.children ??= Object.create(null) as Record<string, RawNode>
+    let next = node.children[segment]
+    if (next === undefined) {
+      next = { values: [], children: undefined }
+      node.children[segment] = next
+    }
+    node = next
+  }
+  if (typeof value === 'string') node.values.push(value)
+  else for (const v of value) node.values.push(v)
+}
+
+/** Length of a key's name before its first `[`, `.` or `]`. */
+function headLength(key: string): number {
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i)
+    if (c === 91 || c === 46 || c === 93) return i
+  }
+  return key.length
+}
+
+function unknownKey(key: string, options: MapOptions): void {
+  if (!options.config.ignoreUnknownKeys) {
+    throw new BindError(options.source, key, `unknown key "${key}"`)
+  }
+}
+
+function build(plan: ObjectPlan, slots: Slot[], options: MapOptions, prefix: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  const fields = plan.fields
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i] as FieldPlan
+    const slot = slots[i]
+    if (slot === undefined) {
+      if (options.defaults && field.hasDefault) setProp(out, field.prop, defaultOf(field))
+      continue
+    }
+    if (field.shape === 'scalar' && typeof slot === 'string') {
+      // the common case, without building the error path
+      const value = field.convert(slot)
+      if (value !== FAIL) {
+        setProp(out, field.prop, value)
+        continue
+      }
+    }
+    setProp(out, field.prop, convertField(field, slot, options, prefix + field.key))
+  }
+  return out
+}
+
+function convertField(field: FieldPlan, slot: Exclude<Slot, undefined>, options: MapOptions, path: string): unknown {
+  switch (field.shape) {
+    case 'scalar':
+      return convertOne(field, lastValue(slot, options, path), options, path)
+    case 'array':
+      return convertList(field, slot, options, path)
+    case 'object':
+      return convertObject(field, slot, options, path)
+    case 'objects':
+      return convertObjects(field, slot, options, path)
+    default:
+      throw new BindError(options.source, path, 'expects an uploaded file')
+  }
+}
+
+function lastValue(slot: Exclude<Slot, undefined>, options: MapOptions, path: string): string {
+  if (typeof slot === 'string') return slot
+  const values = Array.isArray(slot) ? slot : slot.values
+  const last = values[values.length - 1]
+  if (last === undefined) throw new BindError(options.source, path, 'expects a single value, not nested keys')
+  return last
+}
+
+function convertOne(field: FieldPlan, raw: string, options: MapOptions, path: string): unknown {
+  const value = field.convert(raw)
+  if (value === FAIL) throw new BindError(options.source, path, `${quote(raw)} is not ${field.expected}`)
+  return value
+}
+
+function quote(raw: string): string {
+  return JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw)
+}
+
+function convertList(field: FieldPlan, slot: Exclude<Slot, undefined>, options: MapOptions, path: string): unknown[] {
+  let raws: string[]
+  if (typeof slot === 'string') raws = [slot]
+  else if (Array.isArray(slot)) raws = slot
+  else
+    raws = slot.children === undefined ? slot.values : slot.values.concat(indexedValues(slot.children, options, path))
+  const out: unknown[] = []
+  for (const raw of raws) {
+    if (options.split && raw.indexOf(',') !== -1) {
+      for (const part of raw.split(',')) out.push(convertOne(field, options.trim ? part.trim() : part, options, path))
+    } else out.push(convertOne(field, raw, options, path))
+  }
+  return out
+}
+
+/** `colors[0]=a&colors[1]=b`: values of index keys, in index order (gaps closed). */
+function indexedValues(children: Record<string, RawNode>, options: MapOptions, path: string): string[] {
+  const out: string[] = []
+  for (const [, child] of sortedIndexes(children, options, path)) {
+    if (child.children !== undefined) throw new BindError(options.source, path, 'expects values, not nested keys')
+    for (const v of child.values) out.push(v)
+  }
+  return out
+}
+
+function sortedIndexes(children: Record<string, RawNode>, options: MapOptions, path: string): [number, RawNode][] {
+  const entries: [number, RawNode][] = []
+  for (const segment in children) {
+    const index = arrayIndex(segment)
+    if (index === -1) {
+      throw new BindError(options.source, `${path}[${segment}]`, `"${segment}" is not an array index from 0 to 1000`)
+    }
+    entries.push([index, children[segment] as RawNode])
+  }
+  return entries.sort((a, b) => a[0] - b[0])
+}
+
+function convertObject(field: FieldPlan, slot: Exclude<Slot, undefined>, options: MapOptions, path: string): unknown {
+  const node = typeof slot === 'object' && !Array.isArray(slot) ? slot : undefined
+  if (node?.children === undefined) {
+    throw new BindError(options.source, path, `expects nested keys like ${path}[name]`)
+  }
+  return decodeChildren(field.child as ObjectPlan, node.children, options, path)
+}
+
+function convertObjects(
+  field: FieldPlan,
+  slot: Exclude<Slot, undefined>,
+  options: MapOptions,
+  path: string,
+): unknown[] {
+  const node = typeof slot === 'object' && !Array.isArray(slot) ? slot : undefined
+  if (node?.children === undefined) {
+    throw new BindError(options.source, path, `expects indexed keys like ${path}[0][name]`)
+  }
+  const out: unknown[] = []
+  for (const [index, child] of sortedIndexes(node.children, options, path)) {
+    const itemPath = `${path}[${index}]`
+    if (child.children === undefined) {
+      throw new BindError(options.source, itemPath, `expects nested keys like ${itemPath}[name]`)
+    }
+    out.push(decodeChildren(field.child as ObjectPlan, child.children, options, itemPath))
+  }
+  return out
+}
+
+function decodeChildren(
+  plan: ObjectPlan,
+  children: Record<string, RawNode>,
+  options: MapOptions,
+  path: string,
+): Record<string, unknown> {
+  const slots: Slot[] = new Array(plan.fields.length)
+  for (const key in children) {
+    const field = lookup(plan, key, options.caseInsensitive)
+    if (field === undefined) unknownKey(`${path}[${key}]`, options)
+    else slots[field.index] = children[key]
+  }
+  return build(plan, slots, options.defaults ? options : { ...options, defaults: true }, `${path}.`)
+}

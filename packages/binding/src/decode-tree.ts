@@ -1,0 +1,184 @@
+import type { TSchema } from 'typebox'
+import type { BindingConfig } from './config.js'
+import { type Converter, FAIL, scalarConverter } from './convert.js'
+import { BindError, type BindSource } from './errors.js'
+import { isFileSchema, isObjectSchema, node, setProp, tagOf } from './schema.js'
+
+/**
+ * How a parsed body's value must look: `typed` bodies (JSON, MessagePack, CBOR) carry their own
+ * types, which must match the schema; `text` bodies (XML) carry strings, converted like a query.
+ */
+export type TreeMode = 'typed' | 'text'
+
+type Check = (value: unknown) => boolean
+
+type TreePlan =
+  | { kind: 'object'; props: PropPlan[]; keys: Set<string> }
+  | { kind: 'array'; items: TreePlan | undefined }
+  | { kind: 'scalar'; check: Check; convert: Converter; expected: string }
+  | { kind: 'any' }
+
+type PropPlan = {
+  prop: string
+  key: string
+  plan: TreePlan
+  hasDefault: boolean
+  defaultValue: unknown
+  /** Read but dropped (the `bindingSource` field in a source it does not list). */
+  ignored: boolean
+}
+
+/** How one tree is decoded. */
+export type TreeOptions = {
+  source: BindSource
+  config: BindingConfig
+  mode: TreeMode
+  defaults: boolean
+}
+
+const checks: Record<string, [Check, string]> = {
+  integer: [(v) => typeof v === 'number' && Number.isInteger(v), 'an integer'],
+  number: [(v) => typeof v === 'number', 'a number'],
+  boolean: [(v) => typeof v === 'boolean', 'a boolean'],
+  string: [(v) => typeof v === 'string', 'a string'],
+  null: [(v) => v === null, 'null'],
+}
+
+/**
+ * The compiled tree plan of `schema` for `tag` (cached per schema, tag and mode); `ignore` names
+ * a top-level property whose value is dropped.
+ */
+export function treePlanFor(
+  schema: TSchema,
+  tag: string,
+  mode: TreeMode,
+  config: BindingConfig,
+  ignore?: string,
+): TreePlan {
+  let byTag = config.plans.get(schema)
+  if (byTag === undefined) {
+    byTag = new Map()
+    config.plans.set(schema, byTag)
+  }
+  const cacheKey = `tree:${mode}:${tag}${ignore === undefined ? '' : `\u0000${ignore}`}`
+  let plan = byTag.get(cacheKey) as TreePlan | undefined
+  if (plan === undefined) {
+    plan = compile(schema, tag, mode, config)
+    if (plan.kind === 'object') {
+      plan = { ...plan, props: plan.props.map((p) => (p.prop === ignore ? { ...p, ignored: true } : p)) }
+    }
+    byTag.set(cacheKey, plan)
+  }
+  return plan
+}
+
+function compile(schema: TSchema, tag: string, mode: TreeMode, config: BindingConfig): TreePlan {
+  const n = node(schema)
+  if (isFileSchema(schema)) return { kind: 'any' }
+  if (isObjectSchema(schema)) {
+    const props: PropPlan[] = Object.entries(n.properties ?? {}).map(([prop, child]) => ({
+      prop,
+      key: tagOf(child, tag) ?? prop,
+      plan: compile(child, tag, mode, config),
+      hasDefault: node(child).default !== undefined,
+      defaultValue: node(child).default,
+      ignored: false,
+    }))
+    return { kind: 'object', props, keys: new Set(props.map((p) => p.key)) }
+  }
+  if (n.type === 'array') {
+    return { kind: 'array', items: n.items === undefined ? undefined : compile(n.items, tag, mode, config) }
+  }
+  const typed = typeof n.type === 'string' ? checks[n.type] : undefined
+  if (typed !== undefined) {
+    const { convert } = scalarConverter(schema, config)
+    return { kind: 'scalar', check: typed[0], convert, expected: typed[1] }
+  }
+  if (mode === 'text' && (n.anyOf !== undefined || n.enum !== undefined || n.const !== undefined)) {
+    const { convert, expected } = scalarConverter(schema, config)
+    return { kind: 'scalar', check: () => true, convert, expected }
+  }
+  return { kind: 'any' }
+}
+
+/**
+ * Decodes a parsed body against its plan: maps tag keys to properties, keeps only the schema's
+ * properties (on fresh objects: no prototype pollution), fills defaults and checks or converts
+ * scalar types. A mismatch is a `BindError` naming the property path.
+ */
+export function decodeTree(plan: TreePlan, value: unknown, options: TreeOptions, path = ''): unknown {
+  switch (plan.kind) {
+    case 'object':
+      return decodeObject(plan, value, options, path)
+    case 'array': {
+      const list = Array.isArray(value) ? value : options.mode === 'text' && value !== '' ? [value] : undefined
+      if (list === undefined) throw new BindError(options.source, path, `${describe(value)} is not an array`)
+      const items = plan.items
+      if (items === undefined) return list
+      return list.map((item, i) => decodeTree(items, item, options, `${path}[${i}]`))
+    }
+    case 'scalar':
+      return decodeScalar(plan, value, options, path)
+    default:
+      return value
+  }
+}
+
+function decodeObject(
+  plan: Extract<TreePlan, { kind: 'object' }>,
+  value: unknown,
+  options: TreeOptions,
+  path: string,
+): Record<string, unknown> {
+  const source = value === '' && options.mode === 'text' ? {} : value
+  if (!isPlainObject(source)) {
+    throw new BindError(options.source, path, `${describe(value)} is not an object`)
+  }
+  const input = source as Record<string, unknown>
+  if (!options.config.ignoreUnknownKeys) {
+    for (const key of Object.keys(input)) {
+      if (!plan.keys.has(key)) throw new BindError(options.source, join(path, key), `unknown key "${key}"`)
+    }
+  }
+  const out: Record<string, unknown> = {}
+  const nested = options.defaults ? options : { ...options, defaults: true }
+  for (const prop of plan.props) {
+    if (prop.ignored) continue
+    const raw = Object.hasOwn(input, prop.key) ? input[prop.key] : undefined
+    if (raw === undefined) {
+      if (options.defaults && prop.hasDefault) setProp(out, prop.prop, structuredClone(prop.defaultValue))
+      continue
+    }
+    setProp(out, prop.prop, decodeTree(prop.plan, raw, nested, join(path, prop.key)))
+  }
+  return out
+}
+
+function decodeScalar(
+  plan: Extract<TreePlan, { kind: 'scalar' }>,
+  value: unknown,
+  options: TreeOptions,
+  path: string,
+): unknown {
+  if (options.mode === 'text' && typeof value === 'string') {
+    const converted = plan.convert(value)
+    if (converted !== FAIL) return converted
+  } else if (plan.check(value)) return value
+  throw new BindError(options.source, path, `${describe(value)} is not ${plan.expected}`)
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false
+  const proto = Object.getPrototypeOf(value)
+  return proto === Object.prototype || proto === null
+}
+
+function join(path: string, key: string): string {
+  return path === '' ? key : `${path}.${key}`
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)
+  if (Array.isArray(value)) return 'an array'
+  return value === null ? 'null' : typeof value === 'object' ? 'an object' : String(value)
+}

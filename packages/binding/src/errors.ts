@@ -1,0 +1,113 @@
+/**
+ * Where a bound value came from (the seed's `BindSource*` constants).
+ *
+ * @example
+ * if (err instanceof BindError && err.source === BindSource.URI) reply.code(404)
+ */
+export const BindSource = {
+  URI: 'uri',
+  Query: 'query',
+  Header: 'header',
+  Cookie: 'cookie',
+  Body: 'body',
+  RespHeader: 'respHeader',
+} as const
+
+/** One of the values of {@link BindSource}. */
+export type BindSource = (typeof BindSource)[keyof typeof BindSource]
+
+/**
+ * A request value could not be read or converted to the schema's type (the seed's `BindError`).
+ * Constraint failures (minimum, pattern, required...) are a {@link ValidationError} instead.
+ *
+ * @example
+ * try { await bind(request).query(Search) } catch (err) {
+ *   if (err instanceof BindError) request.log.info({ source: err.source, field: err.field })
+ * }
+ */
+export class BindError extends Error {
+  override readonly name = 'BindError'
+  readonly statusCode = 400
+  readonly code = 'WEFT_BIND_ERROR'
+  /** The source being bound when the failure happened. */
+  readonly source: BindSource
+  /** The property path or request key that failed (best effort, may be empty). */
+  readonly field: string
+  /** The underlying error (the seed's `Err`). */
+  override readonly cause: Error
+
+  constructor(source: BindSource, field: string, cause: Error | string) {
+    const err = typeof cause === 'string' ? new Error(cause) : cause
+    super(`cannot bind ${source}${field === '' ? '' : ` field "${field}"`}: ${err.message}`)
+    this.source = source
+    this.field = field
+    this.cause = err
+  }
+}
+
+/** One failed constraint, in Fastify's (Ajv's) `validation` shape. */
+export type ValidationIssue = {
+  instancePath: string
+  keyword: string
+  message: string
+  params: Record<string, unknown>
+}
+
+/**
+ * The bound value broke a schema constraint (thrown by the {@link StructValidator}).
+ * Never a {@link BindError}.
+ */
+export class ValidationError extends Error {
+  override readonly name = 'ValidationError'
+  readonly statusCode = 400
+  readonly code = 'WEFT_VALIDATION_FAILED'
+  /** Every failed constraint, as Fastify reports schema failures. */
+  readonly validation: ValidationIssue[]
+  /** The source that was bound (`'query'`, `'body'`...), as Fastify's `validationContext`. */
+  readonly validationContext: string
+
+  constructor(validationContext: string, validation: ValidationIssue[]) {
+    const detail = validation.map((issue) => `${validationContext}${issue.instancePath} ${issue.message}`).join(', ')
+    super(detail === '' ? `${validationContext} is invalid` : detail)
+    this.validation = validation
+    this.validationContext = validationContext
+  }
+}
+
+/** What `withAutoHandling()` throws instead of a {@link BindError}: a plain 400. */
+export class BadRequestError extends Error {
+  override readonly name = 'BadRequestError'
+  readonly statusCode = 400
+  readonly code = 'WEFT_BAD_REQUEST'
+
+  constructor() {
+    super('Bad Request')
+  }
+}
+
+/** The request body's Content-Type has no decoder. */
+export class UnsupportedMediaTypeError extends Error {
+  override readonly name = 'UnsupportedMediaTypeError'
+  readonly statusCode = 415
+  readonly code = 'WEFT_UNSUPPORTED_MEDIA_TYPE'
+
+  constructor(contentType: string, expected: string) {
+    super(
+      contentType === ''
+        ? `the request has no Content-Type; expected ${expected}`
+        : `unsupported Content-Type "${contentType}"; expected ${expected}`,
+    )
+  }
+}
+
+/** The server is set up wrongly for this call (a programming error, not bad input): a 500. */
+export class BindingSetupError extends Error {
+  override readonly name = 'BindingSetupError'
+  readonly statusCode = 500
+  readonly code: string
+
+  constructor(code: string, message: string) {
+    super(message)
+    this.code = code
+  }
+}

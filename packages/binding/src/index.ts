@@ -1,0 +1,29 @@
+export { Binder, type BindOptions, bind } from './binder.js'
+export {
+  type BinaryDecoder,
+  type CustomBinder,
+  type MultipartLimits,
+  type ParserConfig,
+  type ParserType,
+  registerCustomBinder,
+  type StructValidator,
+  setParserDecoder,
+} from './config.js'
+export {
+  BadRequestError,
+  BindError,
+  BindingSetupError,
+  BindSource,
+  UnsupportedMediaTypeError,
+  ValidationError,
+  type ValidationIssue,
+} from './errors.js'
+export { type MultipartForm, multipartForm } from './multipart.js'
+export {
+  FieldTooLargeError,
+  MalformedMultipartError,
+  type MultipartLimitCode,
+  MultipartLimitError,
+} from './multipart-errors.js'
+export { type WeftBindingOptions, weftBinding } from './plugin.js'
+export { FileField, type FileHeader } from './schema.js'

@@ -1,0 +1,25 @@
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
+import fp from 'fastify-plugin'
+import { unpack } from 'msgpackr'
+import { ensureConfig } from './config.js'
+
+const types = ['application/vnd.msgpack', 'application/msgpack', 'application/x-msgpack']
+
+async function plugin(fastify: FastifyInstance): Promise<void> {
+  ensureConfig(fastify).msgpack = (bytes) => unpack(bytes)
+  for (const type of types) {
+    if (!fastify.hasContentTypeParser(type)) {
+      fastify.addContentTypeParser(type, { parseAs: 'buffer' }, (_req, body, done) => done(null, body))
+    }
+  }
+}
+
+/**
+ * Enables MessagePack bodies (`application/vnd.msgpack`) for `bind().msgPack()` and `body()`.
+ * Needs the optional peer dependency `msgpackr`.
+ *
+ * @example
+ * import { msgpackBodies } from '@weft/binding/msgpack'
+ * await app.register(msgpackBodies)
+ */
+export const msgpackBodies: FastifyPluginAsync = fp(plugin, { fastify: '5.x', name: '@weft/binding-msgpack' })

@@ -1,0 +1,116 @@
+import type { IncomingHttpHeaders } from 'node:http'
+import type { Readable } from 'node:stream'
+import { Busboy } from '@fastify/busboy'
+import { FieldTooLargeError, MalformedMultipartError, MultipartLimitError } from './multipart-errors.js'
+import type { FileHeader } from './schema.js'
+
+/** A parsed multipart form: text values and files, each by field name, in the order sent. */
+export type MultipartForm = {
+  value: Record<string, string[]>
+  file: Record<string, FileHeader[]>
+}
+
+/** Limits handed to busboy, every one set. */
+export type ResolvedLimits = { fileSize: number; files: number; fields: number; parts: number; fieldSize: number }
+
+/**
+ * Reads a whole `multipart/form-data` body from `payload` with busboy, files into memory.
+ * Rejects on the first limit passed (413) or malformed input (400); the rest of the body is then
+ * left unread (Node discards it once the response is sent).
+ */
+export function readMultipart(
+  payload: Readable,
+  headers: IncomingHttpHeaders,
+  limits: ResolvedLimits,
+): Promise<MultipartForm> {
+  return new Promise((resolve, reject) => {
+    const value: Record<string, string[]> = Object.create(null)
+    const file: Record<string, FileHeader[]> = Object.create(null)
+    let busboy: InstanceType<typeof Busboy>
+    try {
+      busboy = new Busboy({ headers: headers as { 'content-type': string }, limits })
+    } catch (error) {
+      reject(new MalformedMultipartError((error as Error).message))
+      return
+    }
+    let settled = false
+    let finished = false
+    let sawData = false
+    let openFiles = 0
+
+    const fail = (error: Error) => {
+      if (settled) return
+      settled = true
+      payload.unpipe(busboy)
+      reject(error)
+    }
+    const settle = () => {
+      if (settled || !finished || openFiles > 0) return
+      settled = true
+      resolve({ value, file })
+    }
+
+    busboy.on('field', (name, text, _nameTruncated, valueTruncated) => {
+      if (valueTruncated) return fail(new FieldTooLargeError(name))
+      let list = value[name]
+      if (list === undefined) {
+        list = []
+        value[name] = list
+      }
+      list.push(text)
+    })
+    busboy.on('file', (name, stream, filename, encoding, mimetype) => {
+      openFiles++
+      const chunks: Buffer[] = []
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+      stream.on('limit', () => fail(new MultipartLimitError('FST_REQ_FILE_TOO_LARGE')))
+      stream.on('error', (error: Error) => fail(new MalformedMultipartError(error.message)))
+      stream.on('end', () => {
+        openFiles--
+        const buffer = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
+        const header: FileHeader = {
+          fieldname: name,
+          filename,
+          mimetype,
+          encoding,
+          size: buffer.length,
+          headers: {
+            'content-disposition': `form-data; name="${name}"; filename="${filename}"`,
+            'content-type': mimetype,
+          },
+          buffer,
+        }
+        let list = file[name]
+        if (list === undefined) {
+          list = []
+          file[name] = list
+        }
+        list.push(header)
+        settle()
+      })
+    })
+    busboy.on('filesLimit', () => fail(new MultipartLimitError('FST_FILES_LIMIT')))
+    busboy.on('fieldsLimit', () => fail(new MultipartLimitError('FST_FIELDS_LIMIT')))
+    busboy.on('partsLimit', () => fail(new MultipartLimitError('FST_PARTS_LIMIT')))
+    busboy.on('error', (error: Error) => {
+      // an empty body is an empty form, not a truncated one
+      if (!sawData) {
+        finished = true
+        settle()
+      } else fail(new MalformedMultipartError(error.message))
+    })
+    busboy.on('finish', () => {
+      finished = true
+      settle()
+    })
+
+    payload.once('data', () => {
+      sawData = true
+    })
+    payload.on('error', (error: Error) => fail(new MalformedMultipartError(error.message)))
+    payload.on('close', () => {
+      if (!payload.readableEnded) fail(new MalformedMultipartError('the request closed before the body ended'))
+    })
+    payload.pipe(busboy)
+  })
+}

@@ -1,0 +1,110 @@
+import type { FastifyRequest, RequestPayload } from 'fastify'
+import { configOf } from './config.js'
+import { BindingSetupError, UnsupportedMediaTypeError } from './errors.js'
+import { FieldTooLargeError } from './multipart-errors.js'
+import { type MultipartForm, type ResolvedLimits, readMultipart } from './multipart-read.js'
+import type { FileHeader } from './schema.js'
+
+export type { MultipartForm } from './multipart-read.js'
+
+const forms = new WeakMap<FastifyRequest, Promise<MultipartForm>>()
+const payloads = new WeakMap<FastifyRequest, RequestPayload>()
+
+/**
+ * The plugin's `multipart/form-data` body parser. It only remembers the body stream: the form is
+ * read when `multipartForm(request)` first asks for it. Written here instead of registering
+ * `@fastify/multipart`, whose `onRequest`/`onResponse` hooks ran on every route of the app.
+ */
+export function deferMultipart(
+  request: FastifyRequest,
+  payload: RequestPayload,
+  done: (error: Error | null, body?: unknown) => void,
+): void {
+  payloads.set(request, payload)
+  done(null)
+}
+
+/**
+ * Reads the request's multipart form once (later calls get the same result): files are held in
+ * memory, bounded by the plugin's `multipartLimits` (going over one is a 413).
+ *
+ * @example
+ * const form = await multipartForm(request)
+ * const avatar = form.file.avatar?.[0]
+ */
+export function multipartForm(request: FastifyRequest): Promise<MultipartForm> {
+  let form = forms.get(request)
+  if (form === undefined) {
+    form = readForm(request)
+    forms.set(request, form)
+  }
+  return form
+}
+
+function limitsOf(request: FastifyRequest): ResolvedLimits {
+  const limits = configOf(request).multipartLimits
+  return {
+    fileSize: limits.fileSize ?? request.routeOptions.bodyLimit ?? request.server.initialConfig.bodyLimit ?? 1048576,
+    files: limits.files ?? 100,
+    fields: limits.fields ?? 1000,
+    parts: limits.parts ?? 1000,
+    fieldSize: limits.fieldSize ?? 1048576,
+  }
+}
+
+async function readForm(request: FastifyRequest): Promise<MultipartForm> {
+  const contentType = request.headers['content-type'] ?? ''
+  if (!/^multipart\/form-data/i.test(contentType)) {
+    throw new UnsupportedMediaTypeError(contentType, 'multipart/form-data')
+  }
+  const payload = payloads.get(request)
+  if (payload !== undefined) return readMultipart(payload, request.headers, limitsOf(request))
+  const withParts = request as unknown as PartsRequest
+  if (typeof withParts.parts === 'function') return readParts(withParts, limitsOf(request))
+  throw new BindingSetupError(
+    'WEFT_MULTIPART_DISABLED',
+    'multipart forms need the weftBinding plugin (or @fastify/multipart) registered on this app',
+  )
+}
+
+// The part of `@fastify/multipart`'s request API used when an app registered it itself (then
+// weftBinding leaves the multipart parser to it).
+type Part =
+  | {
+      type: 'file'
+      fieldname: string
+      filename: string
+      mimetype: string
+      encoding: string
+      toBuffer(): Promise<Buffer>
+    }
+  | { type: 'field'; fieldname: string; value: unknown; valueTruncated: boolean }
+type PartsRequest = { parts(options: { limits: ResolvedLimits }): AsyncIterable<Part> }
+
+async function readParts(request: PartsRequest, limits: ResolvedLimits): Promise<MultipartForm> {
+  const value: Record<string, string[]> = Object.create(null)
+  const file: Record<string, FileHeader[]> = Object.create(null)
+  for await (const part of request.parts({ limits })) {
+    if (part.type === 'file') {
+      const buffer = await part.toBuffer()
+      file[part.fieldname] ??= []
+      file[part.fieldname]?.push({
+        fieldname: part.fieldname,
+        filename: part.filename,
+        mimetype: part.mimetype,
+        encoding: part.encoding,
+        size: buffer.length,
+        headers: {
+          'content-disposition': `form-data; name="${part.fieldname}"; filename="${part.filename}"`,
+          'content-type': part.mimetype,
+        },
+        buffer,
+      })
+    } else {
+      if (part.valueTruncated) throw new FieldTooLargeError(part.fieldname)
+      value[part.fieldname] ??= []
+      value[part.fieldname]?.push(String(part.value))
+    }
+  }
+  return { value, file }
+}

@@ -1,0 +1,159 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { TSchema } from 'typebox'
+import { binaryBody, jsonBody, urlencodedBody, xmlBody } from './body.js'
+import type { BindingConfig } from './config.js'
+import { expectedTypes, formatOf, mediaTypeOf } from './content-type.js'
+import { decodeMap, type MapOptions, type RawMap } from './decode-map.js'
+import { decodeTree, type TreeMode, treePlanFor } from './decode-tree.js'
+import { BindError, BindingSetupError, BindSource, UnsupportedMediaTypeError, ValidationError } from './errors.js'
+import { bindFiles } from './files.js'
+import { multipartForm } from './multipart.js'
+import { planFor } from './plan.js'
+import { cookieMap, headerMap, paramsMap, queryMap, respHeaderMap } from './sources.js'
+
+/**
+ * Options of one binding call.
+ *
+ * @example
+ * await bind(request).uri(Params, { tag: 'params' })   // read `params` options instead of `uri`
+ * await bind(request).body(Form, { files: false })     // leave multipart files out
+ */
+export type BindOptions = {
+  /** Read this schema option as the key name instead of the source's own tag. */
+  tag?: string
+  /** `false`: file fields of multipart forms are not filled. */
+  files?: boolean
+}
+
+/** The request being bound and the settings in force. */
+export type Target = { request: FastifyRequest; reply: FastifyReply | undefined; config: BindingConfig }
+
+/**
+ * One read: the caller's options; `defaults: false` leaves defaults to `all()`, which also names
+ * in `ignore` the `bindingSource` field of a source it does not list.
+ */
+export type Step = { options: BindOptions | undefined; defaults: boolean; ignore?: string }
+
+/** The body formats read as trees (their own tag each). */
+export type TreeFormat = 'json' | 'xml' | 'msgpack' | 'cbor'
+
+/** The query string, converted by `schema`. */
+export function readQuery(target: Target, schema: TSchema, step: Step): Record<string, unknown> {
+  return readMap(target, schema, 'query', step, queryMap(target.request), BindSource.Query)
+}
+
+/** Path parameters. */
+export function readUri(target: Target, schema: TSchema, step: Step): Record<string, unknown> {
+  return readMap(target, schema, 'uri', step, paramsMap(target.request), BindSource.URI)
+}
+
+/** Request headers. */
+export function readHeader(target: Target, schema: TSchema, step: Step): Record<string, unknown> {
+  return readMap(target, schema, 'header', step, headerMap(target.request), BindSource.Header)
+}
+
+/** Cookies. */
+export function readCookie(target: Target, schema: TSchema, step: Step): Record<string, unknown> {
+  return readMap(target, schema, 'cookie', step, cookieMap(target.request), BindSource.Cookie)
+}
+
+/** Headers already set on the reply. */
+export function readRespHeader(target: Target, schema: TSchema, step: Step): Record<string, unknown> {
+  if (target.reply === undefined) {
+    throw new BindingSetupError('WEFT_NO_REPLY', 'respHeader() needs the reply: call bind(request, reply)')
+  }
+  return readMap(target, schema, 'respHeader', step, respHeaderMap(target.reply), BindSource.RespHeader)
+}
+
+/** The body by Content-Type: custom binders first, then the built-in formats. */
+export async function readBody(target: Target, schema: TSchema, step: Step): Promise<unknown> {
+  const mediaType = mediaTypeOf(target.request)
+  for (const binder of target.config.customBinders.values()) {
+    if (binder.mimeTypes.some((type) => type.toLowerCase() === mediaType)) {
+      return readCustom(target, binder.parse.bind(binder), schema)
+    }
+  }
+  const format = formatOf(mediaType)
+  switch (format) {
+    case 'json':
+    case 'xml':
+    case 'msgpack':
+    case 'cbor':
+      return readTree(target, schema, format, step)
+    case 'form':
+    case 'multipart':
+      return readForm(target, schema, step)
+    default:
+      if (mediaType === '' && target.request.body == null) return readTree(target, schema, 'json', step)
+      throw new UnsupportedMediaTypeError(mediaType, expectedTypes.body)
+  }
+}
+
+/** An urlencoded or multipart form; `FileField()` fields receive the files. */
+export async function readForm(target: Target, schema: TSchema, step: Step): Promise<Record<string, unknown>> {
+  const { request } = target
+  const mediaType = mediaTypeOf(request)
+  const format = formatOf(mediaType)
+  if (format === 'multipart') {
+    const form = await multipartForm(request)
+    const out = readMap(target, schema, 'form', step, form.value, BindSource.Body)
+    if (step.options?.files !== false) {
+      bindFiles(planFor(schema, tagFor(target, 'form', step.options), target.config, step.ignore), form.file, out)
+    }
+    return out
+  }
+  if (format === 'form' || (mediaType === '' && request.body == null)) {
+    return readMap(target, schema, 'form', step, urlencodedBody(request), BindSource.Body)
+  }
+  throw new UnsupportedMediaTypeError(mediaType, expectedTypes.form)
+}
+
+/** A JSON, XML, MessagePack or CBOR body. */
+export function readTree(target: Target, schema: TSchema, format: TreeFormat, step: Step): unknown {
+  const { request, config } = target
+  const value =
+    format === 'json' ? jsonBody(request) : format === 'xml' ? xmlBody(request) : binaryBody(request, config, format)
+  const mode: TreeMode = format === 'xml' ? 'text' : 'typed'
+  const plan = treePlanFor(schema, step.options?.tag ?? format, mode, config, step.ignore)
+  return decodeTree(plan, value, { source: BindSource.Body, config, mode, defaults: step.defaults })
+}
+
+/** The value a custom binder's `parse` returns; its plain failures become a `BindError`. */
+export async function readCustom(
+  target: Target,
+  parse: (request: FastifyRequest, schema: TSchema) => unknown,
+  schema: TSchema,
+): Promise<unknown> {
+  try {
+    return await parse(target.request, schema)
+  } catch (err) {
+    if (err instanceof BindError || err instanceof ValidationError) throw err
+    if (typeof (err as { statusCode?: unknown }).statusCode === 'number') throw err
+    throw new BindError(BindSource.Body, '', err instanceof Error ? err : String(err))
+  }
+}
+
+function tagFor(target: Target, tag: string, options: BindOptions | undefined): string {
+  return options?.tag ?? target.config.aliasTag ?? tag
+}
+
+function readMap(
+  target: Target,
+  schema: TSchema,
+  tag: string,
+  step: Step,
+  map: RawMap,
+  source: BindSource,
+): Record<string, unknown> {
+  const config = target.config
+  const plan = planFor(schema, tagFor(target, tag, step.options), config, step.ignore)
+  const options: MapOptions = {
+    source,
+    config,
+    caseInsensitive: source !== BindSource.URI,
+    split: config.splitting && source !== BindSource.URI,
+    trim: source === BindSource.Header || source === BindSource.RespHeader,
+    defaults: step.defaults,
+  }
+  return decodeMap(plan, map, options)
+}
