@@ -1,0 +1,67 @@
+import type { IncomingMessage } from 'node:http'
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
+import { describe, expectTypeOf, it } from 'vitest'
+import { items } from '../test/drizzle-schema.js'
+import { type PaginatedQuery, paginateQuery } from './drizzle/index.js'
+import {
+  type CursorValues,
+  fromContext,
+  type PageInfo,
+  type PageInfoJSON,
+  type PaginationConfig,
+  paginate,
+  type SortField,
+  weftPagination,
+} from './index.js'
+
+describe('types', () => {
+  it('paginate() fits onRequest and preHandler route options', () => {
+    const app = Fastify()
+    app.get('/a', { onRequest: paginate() }, async () => 'ok')
+    app.get('/b', { preHandler: [paginate({ maxLimit: 5 })] }, async () => 'ok')
+    app.addHook('onRequest', paginate())
+    app.register(weftPagination, { allowedSorts: ['id'], hook: 'preHandler' })
+  })
+
+  it('rejects unknown or mistyped config', () => {
+    // @ts-expect-error maxLimit is a number
+    paginate({ maxLimit: '100' })
+    // @ts-expect-error the plugin runs in onRequest or preHandler only
+    Fastify().register(weftPagination, { hook: 'onSend' })
+    expectTypeOf<PaginationConfig['next']>().toEqualTypeOf<((request: FastifyRequest) => boolean) | undefined>()
+  })
+
+  it('fromContext accepts every documented source and may find nothing', () => {
+    expectTypeOf(fromContext).toBeCallableWith()
+    expectTypeOf(fromContext).toBeCallableWith({} as FastifyRequest)
+    expectTypeOf(fromContext).toBeCallableWith({} as FastifyReply)
+    expectTypeOf(fromContext).toBeCallableWith({} as IncomingMessage)
+    expectTypeOf(fromContext).toBeCallableWith({ request: () => ({}) as FastifyRequest })
+    expectTypeOf(fromContext).returns.toEqualTypeOf<PageInfo | undefined>()
+    // @ts-expect-error a string is no context
+    fromContext('request')
+  })
+
+  it('PageInfo has the seed fields and methods', () => {
+    const page = {} as PageInfo
+    expectTypeOf(page.sort).toEqualTypeOf<SortField[]>()
+    expectTypeOf(page.sort[0]?.order).toEqualTypeOf<'asc' | 'desc' | undefined>()
+    expectTypeOf(page.sortBy('id', 'desc')).toEqualTypeOf<PageInfo>()
+    expectTypeOf(page.start()).toBeNumber()
+    expectTypeOf(page.cursorValues()).toEqualTypeOf<CursorValues>()
+    expectTypeOf(page.setNextCursor).parameter(0).toEqualTypeOf<CursorValues>()
+    expectTypeOf(page.nextCursorURLWithKeys).parameters.toEqualTypeOf<[string, string, string]>()
+    expectTypeOf(page.toJSON()).toEqualTypeOf<PageInfoJSON>()
+    // @ts-expect-error order is asc or desc
+    page.sortBy('id', 'down')
+  })
+
+  it('paginateQuery checks the unique field against the column map and keeps row types', () => {
+    const page = {} as PageInfo
+    const query = paginateQuery(page, { columns: { id: items.id, price: items.price }, unique: 'id' })
+    expectTypeOf(query).toEqualTypeOf<PaginatedQuery>()
+    expectTypeOf(query.finish([{ id: 1, price: 2 }])).toEqualTypeOf<{ id: number; price: number }[]>()
+    // @ts-expect-error unique must be one of the mapped fields
+    paginateQuery(page, { columns: { id: items.id }, unique: 'uuid' })
+  })
+})

@@ -1,0 +1,14 @@
+export type { PaginationConfig } from './config.js'
+export { fromContext, type PageInfoSource, type RequestContextLike } from './context.js'
+export type { CursorValues } from './cursor.js'
+export {
+  CursorInvalidError,
+  CursorTooLongError,
+  MAX_CURSOR_LENGTH,
+  PaginationError,
+  PaginationInvalidError,
+} from './errors.js'
+export { type PaginationHook, paginate } from './hook.js'
+export { PageInfo, type PageInfoInit, type PageInfoJSON } from './page-info.js'
+export { type WeftPaginationOptions, weftPagination } from './plugin.js'
+export type { SortField, SortOrder } from './sort.js'

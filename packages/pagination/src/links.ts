@@ -1,0 +1,88 @@
+function decodeKey(raw: string): string {
+  const text = raw.includes('+') ? raw.replaceAll('+', ' ') : raw
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
+/** A URL split for `rewriteQuery`: the query's raw `parts` and their decoded `names`, side by side. */
+interface SplitURL {
+  readonly path: string
+  readonly parts: readonly string[]
+  readonly names: readonly string[]
+  readonly fragment: string
+}
+
+function splitURL(base: string): SplitURL {
+  const hash = base.indexOf('#')
+  const fragment = hash === -1 ? '' : base.slice(hash)
+  const withoutFragment = hash === -1 ? base : base.slice(0, hash)
+  const question = withoutFragment.indexOf('?')
+  const path = question === -1 ? withoutFragment : withoutFragment.slice(0, question)
+  const parts: string[] = []
+  const names: string[] = []
+  if (question !== -1) {
+    for (const part of withoutFragment.slice(question + 1).split('&')) {
+      if (part === '') continue
+      const equals = part.indexOf('=')
+      parts.push(part)
+      names.push(decodeKey(equals === -1 ? part : part.slice(0, equals)))
+    }
+  }
+  return { path, parts, names, fragment }
+}
+
+// The last URL split: a handler builds its next and previous links from the same base one after the
+// other, so the second link reuses the first one's work (strings are immutable: a safe key).
+let lastBase: string | undefined
+let lastSplit: SplitURL | undefined
+
+function cachedSplit(base: string): SplitURL {
+  if (base !== lastBase || lastSplit === undefined) {
+    lastSplit = splitURL(base)
+    lastBase = base
+  }
+  return lastSplit
+}
+
+/** Index of the first entry of `set` named `name`, or -1. */
+function indexIn(set: readonly (readonly [string, string])[], name: string): number {
+  for (let i = 0; i < set.length; i++) if ((set[i] as readonly [string, string])[0] === name) return i
+  return -1
+}
+
+/**
+ * Rewrites a URL's query by hand (not `new URL`, which would resolve relative bases and insert a
+ * `/` after the host): other parameters keep their order and bytes, each key of `set` replaces its
+ * first occurrence (or is appended), later duplicates and the `drop` keys go, the fragment stays.
+ * Hand-written, without per-call closures or sets, because it runs for every link of every page.
+ */
+export function rewriteQuery(
+  base: string,
+  set: readonly (readonly [string, string])[],
+  drop: readonly string[],
+): string {
+  const { path, parts, names, fragment } = cachedSplit(base)
+  // Entries of `set` already written, by index (a handful at most, so a linear scan is cheapest).
+  const placed: boolean[] = new Array(set.length).fill(false)
+  let query = ''
+  for (let i = 0; i < parts.length; i++) {
+    const name = names[i] as string
+    const at = indexIn(set, name)
+    if (at !== -1) {
+      if (placed[at]) continue
+      placed[at] = true
+      query += `&${encodeURIComponent(name)}=${encodeURIComponent((set[at] as readonly [string, string])[1])}`
+    } else if (name === '' || !drop.includes(name)) query += `&${parts[i]}`
+  }
+  for (let i = 0; i < set.length; i++) {
+    const [name, value] = set[i] as readonly [string, string]
+    // Only the first entry of a name counts (a later duplicate maps to the same index).
+    if (placed[i] || indexIn(set, name) !== i) continue
+    placed[i] = true
+    query += `&${encodeURIComponent(name)}=${encodeURIComponent(value)}`
+  }
+  return query === '' ? `${path}${fragment}` : `${path}?${query.slice(1)}${fragment}`
+}

@@ -1,0 +1,84 @@
+import type { ResolvedConfig } from './config.js'
+import { decodeCursor } from './cursor.js'
+import { PaginationInvalidError } from './errors.js'
+import { parseWholeNumber } from './integer.js'
+import { kConfig, kValues, PageInfo } from './page-info.js'
+import { parseSort } from './sort.js'
+
+type Query = Record<string, unknown>
+
+/** First value of a query key; `null` when present but not a string (e.g. a nested object). */
+function read(query: Query, key: string): string | undefined | null {
+  let value = query[key]
+  if (Array.isArray(value)) value = value[0]
+  if (value === undefined || typeof value === 'string') return value
+  return null
+}
+
+/** Reads an integer parameter: `undefined` when absent or empty, `NaN` when unparsable. */
+function readInteger(query: Query, key: string): number | undefined {
+  const text = read(query, key)
+  if (text === undefined || text === '') return undefined
+  return text === null ? Number.NaN : parseWholeNumber(text)
+}
+
+function parseLimit(query: Query, config: ResolvedConfig): number {
+  const limit = readInteger(query, config.limitKey)
+  if (limit === undefined) return config.defaultLimit
+  if (config.strict) {
+    if (Number.isNaN(limit)) throw new PaginationInvalidError(config.limitKey, 'must be a whole number')
+    if (limit < 1 || limit > config.maxLimit) {
+      throw new PaginationInvalidError(config.limitKey, `must be between 1 and ${config.maxLimit}`)
+    }
+  }
+  if (Number.isNaN(limit) || limit < 1) return config.defaultLimit
+  return Math.min(limit, config.maxLimit)
+}
+
+function parsePage(query: Query, config: ResolvedConfig, limit: number): number {
+  let page = readInteger(query, config.pageKey)
+  if (page === undefined) page = config.defaultPage
+  else if (config.strict && (Number.isNaN(page) || page < 1)) {
+    throw new PaginationInvalidError(config.pageKey, 'must be a whole number of at least 1')
+  } else if (Number.isNaN(page)) page = config.defaultPage
+  else if (page < 1) page = 1
+  const deepest = Math.floor(config.maxOffset / limit) + 1
+  if (page > deepest) {
+    if (config.strict) throw new PaginationInvalidError(config.pageKey, `must be at most ${deepest}`)
+    return deepest
+  }
+  return page
+}
+
+function parseOffset(query: Query, config: ResolvedConfig): number {
+  const offset = readInteger(query, config.offsetKey)
+  if (offset === undefined) return 0
+  if (config.strict && (Number.isNaN(offset) || offset < 0 || offset > config.maxOffset)) {
+    const range = Number.isFinite(config.maxOffset) ? `between 0 and ${config.maxOffset}` : 'of at least 0'
+    throw new PaginationInvalidError(config.offsetKey, `must be a whole number ${range}`)
+  }
+  if (Number.isNaN(offset) || offset < 0) return 0
+  return Math.min(offset, config.maxOffset)
+}
+
+/**
+ * Turns a request's query object into a PageInfo under `config` (the seed's rules, plus the
+ * opt-in `strict`, `maxOffset`, signature and fingerprint checks). Throws `PaginationError`s.
+ */
+export function parsePageInfo(query: Query | null | undefined, config: ResolvedConfig): PageInfo {
+  const q: Query = query ?? {}
+  const limit = parseLimit(q, config)
+  const sort = parseSort(read(q, config.sortKey) ?? undefined, config)
+  let cursor = read(q, config.cursorKey)
+  if (!cursor && config.cursorParam !== '') cursor = read(q, config.cursorParam)
+  let info: PageInfo
+  if (cursor) {
+    const values = decodeCursor(cursor, config, sort)
+    info = new PageInfo({ page: 0, limit, offset: 0, sort, cursor })
+    info[kValues] = values
+  } else {
+    info = new PageInfo({ page: parsePage(q, config, limit), limit, offset: parseOffset(q, config), sort, cursor: '' })
+  }
+  info[kConfig] = config
+  return info
+}
