@@ -1,0 +1,13 @@
+import { loadEnvFile } from '../config/env-file.js'
+import { databaseSettingsFromEnv, openDatabase } from './client.js'
+
+// `node dist/db/migrate.js`: applies the committed migrations and exits (the container runs it before
+// the server, so a failed migration stops the deployment instead of serving an old schema).
+loadEnvFile()
+const database = await openDatabase(databaseSettingsFromEnv())
+try {
+  await database.migrate()
+  process.stdout.write(`migrations applied to ${database.description}\n`)
+} finally {
+  await database.close()
+}

@@ -1,0 +1,58 @@
+/**
+ * The response contract: every JSON body is an envelope. Success bodies carry `data` (null when there is
+ * nothing to return) and list endpoints add `meta`; error bodies add a stable `code`.
+ *
+ * @example
+ * { "status": "success", "message": "product created", "data": { "id": 1, ... } }
+ * { "status": "error", "code": "NOT_FOUND", "message": "product 9 not found", "data": null }
+ */
+export interface SuccessEnvelope<T> {
+  status: 'success'
+  message: string
+  data: T
+  meta?: Record<string, unknown>
+}
+
+/** One failed rule of a request: `field` is the dotted path in its source (`email`, `items.0.name`). */
+export interface FieldError {
+  field: string
+  rule: string
+  message: string
+}
+
+/** Stable machine-readable error codes of this API. */
+export type ErrorCode =
+  | 'BAD_REQUEST'
+  | 'VALIDATION_FAILED'
+  | 'INVALID_ID'
+  | 'INVALID_CURSOR'
+  | 'INVALID_PAGINATION'
+  | 'UNAUTHENTICATED'
+  | 'INVALID_TOKEN'
+  | 'INVALID_CREDENTIALS'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'NOT_ACCEPTABLE'
+  | 'CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'RATE_LIMITED'
+  | 'UNAVAILABLE'
+  | 'INTERNAL'
+
+export interface ErrorEnvelope {
+  status: 'error'
+  code: ErrorCode
+  message: string
+  data: null
+  /** Present on `VALIDATION_FAILED` (and other field-level 400s). */
+  errors?: FieldError[]
+  /** Seconds to wait before retrying; present on 429 and 503 alongside the `Retry-After` header. */
+  retry_after?: number
+}
+
+/** Builds a success envelope. */
+export function success<T>(message: string, data: T, meta?: Record<string, unknown>): SuccessEnvelope<T> {
+  return meta ? { status: 'success', message, data, meta } : { status: 'success', message, data }
+}

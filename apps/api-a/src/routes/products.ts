@@ -1,0 +1,118 @@
+import { handle } from '@weft/context'
+import { and, eq } from 'drizzle-orm'
+import type { FastifyPluginAsync } from 'fastify'
+import { Type } from 'typebox'
+import { requirePrincipal } from '../auth/plugin.js'
+import type { Database } from '../db/client.js'
+import { products } from '../db/schema.js'
+import { success } from '../http/envelope.js'
+import { forbidden, notFound } from '../http/errors.js'
+import { IdParams, responses, SuccessEnvelopeSchema } from '../schemas/common.js'
+import { CreateProductBody, ListProductsQuery, ProductSchema } from '../schemas/products.js'
+import { listProducts, PaginationMeta } from './product-list.js'
+import { publicProduct } from './views.js'
+
+export interface ProductRoutesOptions {
+  db: Database
+  /** Key that signs cursor tokens, so a tampered cursor is a 400. */
+  cursorSecret: string
+}
+
+const secured = [{ bearerAuth: [] }]
+
+/**
+ * `/api/products`: public list and read; create and delete with a token (owner only). The handlers are
+ * @weft/context chains: `c.bind()` reads the body and id, `c.status()`/`c.location()` shape the reply.
+ */
+export const productRoutes: FastifyPluginAsync<ProductRoutesOptions> = async (app, { db, cursorSecret }) => {
+  const list = listProducts(db, cursorSecret)
+
+  app.get(
+    '/api/products',
+    {
+      onRequest: list.hook,
+      schema: {
+        tags: ['products'],
+        summary: 'List products (page/limit/offset, sort, cursor)',
+        querystring: ListProductsQuery,
+        response: responses({ 200: SuccessEnvelopeSchema(Type.Array(ProductSchema), PaginationMeta) }),
+      },
+    },
+    async (request) => list.handler(request),
+  )
+
+  app.get(
+    '/api/products/:id',
+    {
+      schema: {
+        tags: ['products'],
+        summary: 'Read a product',
+        params: IdParams,
+        response: responses({ 200: SuccessEnvelopeSchema(ProductSchema) }),
+      },
+    },
+    handle(async (c) => {
+      const { id } = await c.bind().uri(IdParams)
+      const [row] = await db.select().from(products).where(eq(products.id, id))
+      if (!row) throw notFound(`product ${id} not found`)
+      return success('product found', publicProduct(row))
+    }),
+  )
+
+  app.post(
+    '/api/products',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['products'],
+        summary: 'Create a product you own',
+        security: secured,
+        body: CreateProductBody,
+        response: responses({ 201: SuccessEnvelopeSchema(ProductSchema) }),
+      },
+    },
+    handle(async (c) => {
+      const body = await c.bind().json(CreateProductBody)
+      const [row] = await db
+        .insert(products)
+        .values({
+          title: body.title,
+          description: body.description ?? '',
+          amount: body.amount,
+          ownerId: requirePrincipal(c.request()).userId,
+        })
+        .returning()
+      if (!row) throw new Error('insert returned no row')
+      c.status(201).location(`/api/products/${row.id}`)
+      return success('product created', publicProduct(row))
+    }),
+  )
+
+  app.delete(
+    '/api/products/:id',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['products'],
+        summary: 'Delete a product you own',
+        security: secured,
+        params: IdParams,
+        response: responses({ 200: SuccessEnvelopeSchema(Type.Null()) }),
+      },
+    },
+    handle(async (c) => {
+      const { id } = await c.bind().uri(IdParams)
+      const owner = requirePrincipal(c.request()).userId
+      const deleted = await db
+        .delete(products)
+        .where(and(eq(products.id, id), eq(products.ownerId, owner)))
+        .returning({ id: products.id })
+      if (deleted.length === 0) {
+        const [exists] = await db.select({ id: products.id }).from(products).where(eq(products.id, id))
+        if (exists) throw forbidden('only the owner may delete this product')
+        throw notFound(`product ${id} not found`)
+      }
+      return success('product deleted', null)
+    }),
+  )
+}

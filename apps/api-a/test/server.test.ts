@@ -1,0 +1,96 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { createScratchDatabase } from '@weft/tooling/test-db'
+import { afterEach, describe, expect, it } from 'vitest'
+
+const appDir = fileURLToPath(new URL('..', import.meta.url))
+const children: ChildProcess[] = []
+
+// A failed or timed-out test must not leave its server running.
+afterEach(() => {
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+})
+
+/** Runs `src/server.ts` as `pnpm start` does, with only the given environment (plus PATH). */
+function startServer(env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, ['--conditions=@weft/source', '--import', 'tsx', 'src/server.ts'], {
+    cwd: appDir,
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  children.push(child)
+  return child
+}
+
+function collect(child: ChildProcess) {
+  const output = { stdout: '', stderr: '' }
+  child.stdout?.on('data', (chunk) => {
+    output.stdout += chunk
+  })
+  child.stderr?.on('data', (chunk) => {
+    output.stderr += chunk
+  })
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  return { output, exited }
+}
+
+async function listening(output: { stdout: string }, exited: Promise<unknown>): Promise<string> {
+  for (let i = 0; i < 900; i++) {
+    const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output.stdout)
+    if (match?.[1]) return match[1]
+    const done = await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 100))])
+    if (done) break
+  }
+  throw new Error(`server did not start:\n${output.stdout}`)
+}
+
+describe('the server process', () => {
+  it('refuses to start with a SECRET shorter than 32 bytes, saying why', async () => {
+    const { output, exited } = collect(startServer({ SECRET: 'too-short' }))
+    expect(await exited).toBe(1)
+    expect(output.stderr).toContain('refusing to start: SECRET must be set to at least 32 bytes (got 9)')
+  }, 60_000)
+
+  it('refuses to start without a SECRET in production', async () => {
+    const { output, exited } = collect(startServer({ NODE_ENV: 'production', PGLITE_DIR: 'memory://' }))
+    expect(await exited).toBe(1)
+    expect(output.stderr).toContain('refusing to start: SECRET must be set to at least 32 bytes (got 0)')
+  }, 60_000)
+
+  it('starts without a SECRET outside production, with a random one and a warning', async () => {
+    const { output, exited } = collect(startServer({ PGLITE_DIR: 'memory://' }))
+    const base = await listening(output, exited)
+    expect((await fetch(`${base}/api/health`)).status).toBe(200)
+    expect(output.stdout).toContain('SECRET is not set: using a random secret for this process only')
+  }, 60_000)
+
+  it('migrates, serves, and on SIGTERM finishes the in-flight request and exits 0', async () => {
+    // The real server starts much faster than a fresh embedded database when there is one.
+    const scratch = process.env.TEST_DATABASE_URL ? await createScratchDatabase('api_a_server') : undefined
+    const database: Record<string, string> = scratch ? { DATABASE_URL: scratch.url } : { PGLITE_DIR: 'memory://' }
+    const child = startServer({ SECRET: 'a-secret-for-the-server-test-of-40-bytes', SCRYPT_COST: '16384', ...database })
+    try {
+      const { output, exited } = collect(child)
+      const base = await listening(output, exited)
+      const health = await fetch(`${base}/api/health`)
+      expect(health.status).toBe(200)
+      // A register (one scrypt run) is in flight when SIGTERM arrives.
+      const inFlight = fetch(`${base}/api/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'graceful', email: 'graceful@example.com', password: 'long enough' }),
+      })
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      child.kill('SIGTERM')
+      const res = await inFlight
+      expect(res.status).toBe(201)
+      expect(await exited).toBe(0)
+      expect(output.stdout).toContain('SIGTERM: shutting down')
+      expect(output.stdout).not.toContain('long enough')
+    } finally {
+      child.kill('SIGKILL')
+      await scratch?.drop()
+    }
+  }, 120_000)
+})

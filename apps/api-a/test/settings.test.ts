@@ -1,0 +1,90 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { loadEnvFile } from '../src/config/env-file.js'
+import { SettingsError, settingsFromEnv } from '../src/config/settings.js'
+import { databaseSettingsFromEnv } from '../src/db/client.js'
+
+const SECRET = 's'.repeat(32)
+
+describe('settingsFromEnv', () => {
+  it.each([
+    ['missing', undefined],
+    ['empty', ''],
+    ['31 bytes', 's'.repeat(31)],
+    ['15 two-byte characters (30 bytes)', 'é'.repeat(15)],
+  ])('refuses a SECRET that is %s', (_name, secret) => {
+    expect(() => settingsFromEnv({ SECRET: secret })).toThrow(SettingsError)
+    expect(() => settingsFromEnv({ SECRET: secret })).toThrow(/SECRET must be set to at least 32 bytes/)
+  })
+
+  it('counts the SECRET in bytes: 16 two-byte characters are enough', () => {
+    expect(settingsFromEnv({ SECRET: 'é'.repeat(16) }).secret).toBe('é'.repeat(16))
+  })
+
+  it('defaults to a 15-minute access token, 16 KiB bodies and 10 auth requests a minute', () => {
+    expect(settingsFromEnv({ SECRET })).toEqual({
+      secret: SECRET,
+      accessTokenTtl: 900,
+      refreshTokenTtl: 604_800,
+      scryptCost: 32_768,
+      bodyLimit: 16_384,
+      authRateLimit: 10,
+      authRateWindowMs: 60_000,
+      trustProxy: false,
+    })
+  })
+
+  it('reads the configurable values', () => {
+    const settings = settingsFromEnv({ SECRET, ACCESS_TOKEN_TTL: '60', SCRYPT_COST: '1024', TRUST_PROXY: 'true' })
+    expect(settings).toMatchObject({ accessTokenTtl: 60, scryptCost: 1024, trustProxy: true })
+  })
+
+  it.each([
+    ['ACCESS_TOKEN_TTL', 'soon'],
+    ['ACCESS_TOKEN_TTL', '0'],
+    ['SCRYPT_COST', '1000'],
+    ['BODY_LIMIT', '-1'],
+  ])('refuses %s=%s', (key, value) => {
+    expect(() => settingsFromEnv({ SECRET, [key]: value })).toThrow(new RegExp(key))
+  })
+})
+
+describe('databaseSettingsFromEnv', () => {
+  it('uses the embedded database without DB settings', () => {
+    expect(databaseSettingsFromEnv({ PGLITE_DIR: '/tmp/x' })).toEqual({ kind: 'pglite', dataDir: '/tmp/x' })
+  })
+
+  it('builds a PostgreSQL URL from DB_HOST, DB_PORT, DB_USER, DB_PASSWORD and DB_NAME', () => {
+    const settings = databaseSettingsFromEnv({
+      DB_HOST: 'db',
+      DB_PORT: '5433',
+      DB_USER: 'api',
+      DB_PASSWORD: 'p@ss word',
+      DB_NAME: 'shop',
+    })
+    expect(settings).toEqual({ kind: 'postgres', url: 'postgres://api:p%40ss%20word@db:5433/shop' })
+  })
+})
+
+describe('loadEnvFile', () => {
+  it('loads the first file that exists, without overriding the environment', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'api-a-env-'))
+    const file = join(dir, '.env')
+    writeFileSync(file, 'API_A_TEST_FROM_FILE=file\nAPI_A_TEST_PRESET=file\n')
+    process.env.API_A_TEST_PRESET = 'env'
+    try {
+      expect(loadEnvFile([join(dir, 'missing.env'), file])).toBe(file)
+      expect(process.env.API_A_TEST_FROM_FILE).toBe('file')
+      expect(process.env.API_A_TEST_PRESET).toBe('env')
+    } finally {
+      delete process.env.API_A_TEST_FROM_FILE
+      delete process.env.API_A_TEST_PRESET
+    }
+  })
+
+  it('loads nothing when no file exists', () => {
+    expect(loadEnvFile(['/nonexistent/.env'])).toBeUndefined()
+  })
+})
