@@ -1,0 +1,54 @@
+/**
+ * Budgets of one benchmark run. `BENCH_SMOKE=1` (CI) runs every code path with tiny budgets and no
+ * speed goals; the full run keeps the whole of `pnpm bench` within about ten minutes on two cores.
+ */
+export interface BenchSettings {
+  /** Smoke form: same code paths, tiny budgets, figures not meaningful. */
+  smoke: boolean
+  /** Rounds of each HTTP comparison (baseline and candidate alternate in every round). */
+  httpRounds: number
+  /** Seconds autocannon loads a server in one measurement (fractions work; a request count with
+   *  pipelining can hang autocannon, so even the smoke form uses a duration). */
+  httpSeconds: number
+  /** Seconds of warm-up load per server before the first round (JIT, connection pools, caches). */
+  httpWarmupSeconds: number
+  /** tinybench rounds of each in-repo micro-benchmark, and the time budget of one round. */
+  microRounds: number
+  microRoundMs: number
+  microWarmupMs: number
+  /** Products seeded for the API A comparisons. */
+  products: number
+  users: number
+  /** Write a V8 CPU profile of every HTTP server (`--cpu-prof`) into `bench/profiles/`. */
+  profile: boolean
+  /** Run only the groups named here (`BENCH_ONLY=micro,http:c` runs the micro-benchmarks and every `http:c…` comparison), or everything when empty. */
+  only: string[]
+}
+
+/** Reads the budgets from the environment. */
+export function benchSettings(env: NodeJS.ProcessEnv = process.env): BenchSettings {
+  const smoke = env.BENCH_SMOKE === '1' || env.BENCH_SMOKE === 'true'
+  const only = (env.BENCH_ONLY ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)
+  return {
+    smoke,
+    httpRounds: smoke ? 2 : 8,
+    httpSeconds: smoke ? 0.3 : 3,
+    httpWarmupSeconds: smoke ? 0 : 3,
+    microRounds: smoke ? 5 : 15,
+    microRoundMs: smoke ? 20 : 300,
+    microWarmupMs: smoke ? 10 : 300,
+    products: smoke ? 200 : 10_000,
+    users: smoke ? 10 : 100,
+    profile: env.BENCH_PROFILE === '1',
+    only,
+  }
+}
+
+/** Whether a group (`micro`, `packages`, `http:a`...) is selected by `BENCH_ONLY`. */
+export function selected(settings: BenchSettings, group: string): boolean {
+  if (settings.only.length === 0) return true
+  return settings.only.some((item) => group.startsWith(item))
+}
