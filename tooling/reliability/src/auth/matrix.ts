@@ -1,0 +1,286 @@
+import type { FastifyInstance } from 'fastify'
+import { type ApiAnswer, call } from '../apps/client.js'
+import { claimsOf, forgeJwt, nowSeconds, tamperSignature } from './jwt.js'
+
+/** A logged-in user of either API. */
+export interface MatrixUser {
+  id: number
+  password: string
+  accessToken: string
+  refreshToken?: string
+}
+
+/** What a row needs from the API under test. */
+export interface MatrixApi {
+  app: FastifyInstance
+  /** The app's `SECRET` (to forge tokens that are validly signed but otherwise wrong). */
+  secret: string
+  /** `/api/users/` (A) or `/api/user/` (B). */
+  userPath: string
+  /** Registers and logs in a new user. */
+  freshUser(): Promise<MatrixUser>
+}
+
+/** Uses the user's refresh token once (API A) and returns the new pair; the old refresh token is now spent. */
+async function rotate(api: MatrixApi, user: MatrixUser): Promise<{ access_token: string; refresh_token: string }> {
+  const answer = await call(api.app, 'POST', '/api/auth/refresh-token', {
+    token: user.accessToken,
+    body: { refresh_token: user.refreshToken },
+  })
+  const pair = answer.body.data as { access_token: string; refresh_token: string } | null
+  if (answer.status !== 200 || !pair) throw new Error(`rotation failed: ${JSON.stringify(answer.body)}`)
+  return pair
+}
+
+/** One row of the auth matrix: what is sent, and the status and code the contract expects. */
+export interface MatrixRow {
+  row: string
+  status: number
+  /** The envelope's `code`; absent for success rows. */
+  code?: string
+  send(api: MatrixApi): Promise<ApiAnswer>
+  /** A condition that must hold after the request (e.g. the table is still there). */
+  afterwards?: { what: string; holds(api: MatrixApi): Promise<boolean> }
+}
+
+const bearer = (token: string) => `Bearer ${token}`
+
+/** GET of the user's own account with the given Authorization header (absent when undefined). */
+async function readSelf(api: MatrixApi, user: MatrixUser, authorization?: string): Promise<ApiAnswer> {
+  return call(api.app, 'GET', `${api.userPath}${user.id}`, authorization === undefined ? {} : { authorization })
+}
+
+/** A row that presents a token derived from a fresh user's real one. */
+const withToken = (row: string, code: string, derive: (token: string, api: MatrixApi) => string): MatrixRow => ({
+  row,
+  status: 401,
+  code,
+  async send(api) {
+    const user = await api.freshUser()
+    return readSelf(api, user, derive(user.accessToken, api))
+  },
+})
+
+/** The rows both APIs share (their contracts agree on all of them). */
+export const commonRows: MatrixRow[] = [
+  {
+    row: 'a valid token reads its own account (control)',
+    status: 200,
+    async send(api) {
+      const user = await api.freshUser()
+      return readSelf(api, user, bearer(user.accessToken))
+    },
+  },
+  {
+    row: 'no Authorization header',
+    status: 401,
+    code: 'UNAUTHENTICATED',
+    async send(api) {
+      return readSelf(api, await api.freshUser())
+    },
+  },
+  withToken('malformed header: "Bearer" alone', 'INVALID_TOKEN', () => 'Bearer'),
+  withToken('malformed header: not a JWT', 'INVALID_TOKEN', () => 'Bearer not-a-jwt'),
+  withToken('malformed header: two tokens', 'INVALID_TOKEN', (t) => `Bearer ${t} ${t}`),
+  withToken('wrong scheme: Basic', 'INVALID_TOKEN', () => `Basic ${Buffer.from('user:pass').toString('base64')}`),
+  withToken('wrong scheme: Token with a valid JWT', 'INVALID_TOKEN', (t) => `Token ${t}`),
+  withToken('bad signature (one character changed)', 'INVALID_TOKEN', (t) => bearer(tamperSignature(t))),
+  withToken('signed with another secret', 'INVALID_TOKEN', (t) =>
+    bearer(forgeJwt({ alg: 'HS256', key: 'another-secret-of-at-least-32-bytes!!' }, claimsOf(t))),
+  ),
+  withToken('alg: none', 'INVALID_TOKEN', (t) => bearer(forgeJwt({ alg: 'none' }, claimsOf(t)))),
+  withToken('other algorithm: HS512 with the right secret', 'INVALID_TOKEN', (t, api) =>
+    bearer(forgeJwt({ alg: 'HS512', key: api.secret }, claimsOf(t))),
+  ),
+  withToken('other algorithm: RS256', 'INVALID_TOKEN', (t) => bearer(forgeJwt({ alg: 'RS256' }, claimsOf(t)))),
+  withToken('expired (right secret, exp in the past)', 'INVALID_TOKEN', (t, api) =>
+    bearer(
+      forgeJwt({ alg: 'HS256', key: api.secret }, { ...claimsOf(t), iat: nowSeconds() - 7200, exp: nowSeconds() - 60 }),
+    ),
+  ),
+  withToken('not yet valid (right secret, nbf in the future)', 'INVALID_TOKEN', (t, api) =>
+    bearer(forgeJwt({ alg: 'HS256', key: api.secret }, { ...claimsOf(t), nbf: nowSeconds() + 3600 })),
+  ),
+  withToken('claims stripped of exp (right secret)', 'INVALID_TOKEN', (t, api) => {
+    const { exp: _exp, ...claims } = claimsOf(t)
+    return bearer(forgeJwt({ alg: 'HS256', key: api.secret }, claims))
+  }),
+  withToken('oversized token (16 KB of garbage)', 'INVALID_TOKEN', () => bearer('a'.repeat(16_000))),
+  withToken('oversized token (right secret, 10 KB claim)', 'INVALID_TOKEN', (t, api) =>
+    bearer(forgeJwt({ alg: 'HS256', key: api.secret }, { ...claimsOf(t), pad: 'x'.repeat(10_000) })),
+  ),
+  {
+    row: "sub rewritten to another user's id (re-signed without the secret)",
+    status: 401,
+    code: 'INVALID_TOKEN',
+    async send(api) {
+      const [me, other] = [await api.freshUser(), await api.freshUser()]
+      const forged = forgeJwt({ alg: 'HS512', key: 'wrong' }, { ...claimsOf(me.accessToken), sub: String(other.id) })
+      return readSelf(api, other, bearer(forged))
+    },
+  },
+  {
+    row: 'token of a deleted user',
+    status: 401,
+    code: 'INVALID_TOKEN',
+    async send(api) {
+      const user = await api.freshUser()
+      const gone = await call(api.app, 'DELETE', `${api.userPath}${user.id}`, { token: user.accessToken })
+      if (gone.status >= 300) throw new Error(`could not delete the user: ${JSON.stringify(gone.body)}`)
+      return readSelf(api, user, bearer(user.accessToken))
+    },
+  },
+  ...(['GET', 'PATCH', 'DELETE'] as const).map(
+    (method): MatrixRow => ({
+      row: `another user's account: ${method}`,
+      status: 403,
+      code: 'FORBIDDEN',
+      async send(api) {
+        const [me, other] = [await api.freshUser(), await api.freshUser()]
+        const body = method === 'PATCH' ? { username: `taken${me.id}x${other.id}` } : undefined
+        return call(api.app, method, `${api.userPath}${other.id}`, { token: me.accessToken, body })
+      },
+    }),
+  ),
+  ...['1 OR 1=1', '1;DROP TABLE users', "1' --", '1)) UNION SELECT password_hash FROM users --'].map(
+    (id): MatrixRow => ({
+      row: `SQL-looking id: ${id}`,
+      status: 400,
+      code: 'INVALID_ID',
+      async send(api) {
+        const me = await api.freshUser()
+        return call(api.app, 'GET', `${api.userPath}${encodeURIComponent(id)}`, { token: me.accessToken })
+      },
+      afterwards: {
+        what: 'the caller can still read their account (the users table is intact)',
+        async holds(api) {
+          const me = await api.freshUser()
+          return (await readSelf(api, me, bearer(me.accessToken))).status === 200
+        },
+      },
+    }),
+  ),
+]
+
+/** Rows of API A only: logout, refresh rotation, products. */
+export const apiARows: MatrixRow[] = [
+  {
+    row: 'revoked by logout',
+    status: 401,
+    code: 'INVALID_TOKEN',
+    async send(api) {
+      const user = await api.freshUser()
+      const out = await call(api.app, 'POST', '/api/auth/logout', { token: user.accessToken })
+      if (out.status !== 200) throw new Error(`logout failed: ${JSON.stringify(out.body)}`)
+      return readSelf(api, user, bearer(user.accessToken))
+    },
+  },
+  {
+    row: 'refresh token reused after rotation',
+    status: 401,
+    code: 'INVALID_TOKEN',
+    async send(api) {
+      const user = await api.freshUser()
+      const pair = await rotate(api, user)
+      return call(api.app, 'POST', '/api/auth/refresh-token', {
+        token: pair.access_token,
+        body: { refresh_token: user.refreshToken },
+      })
+    },
+  },
+  {
+    row: 'refresh reuse revokes the family: the newest refresh token is refused too',
+    status: 401,
+    code: 'INVALID_TOKEN',
+    async send(api) {
+      const user = await api.freshUser()
+      const pair = await rotate(api, user)
+      await call(api.app, 'POST', '/api/auth/refresh-token', {
+        token: pair.access_token,
+        body: { refresh_token: user.refreshToken },
+      })
+      return call(api.app, 'POST', '/api/auth/refresh-token', {
+        token: pair.access_token,
+        body: { refresh_token: pair.refresh_token },
+      })
+    },
+  },
+  {
+    row: 'token issued before a password change',
+    status: 401,
+    code: 'INVALID_TOKEN',
+    async send(api) {
+      const user = await api.freshUser()
+      const body = { password: `${user.password}-new`, current_password: user.password }
+      const changed = await call(api.app, 'PATCH', `${api.userPath}${user.id}`, { token: user.accessToken, body })
+      if (changed.status !== 200) throw new Error(`password change failed: ${JSON.stringify(changed.body)}`)
+      return readSelf(api, user, bearer(user.accessToken))
+    },
+  },
+  {
+    row: "another user's product: DELETE",
+    status: 403,
+    code: 'FORBIDDEN',
+    async send(api) {
+      const [me, other] = [await api.freshUser(), await api.freshUser()]
+      const made = await call(api.app, 'POST', '/api/products', {
+        token: other.accessToken,
+        body: { title: 'theirs', amount: 1 },
+      })
+      const id = (made.body.data as { id: number } | null)?.id
+      if (made.status !== 201 || id === undefined) throw new Error(`create failed: ${JSON.stringify(made.body)}`)
+      return call(api.app, 'DELETE', `/api/products/${id}`, { token: me.accessToken })
+    },
+  },
+  {
+    row: 'SQL-looking product id',
+    status: 400,
+    code: 'INVALID_ID',
+    send: (api) => call(api.app, 'GET', `/api/products/${encodeURIComponent("1' OR '1'='1")}`),
+  },
+  ...['id;drop table products', 'title desc, (select pg_sleep(5))', '-amount) --', 'id,"; delete from users; --'].map(
+    (sort): MatrixRow => ({
+      row: `SQL-looking sort: ${sort} (ignored: not an allowed field)`,
+      status: 200,
+      async send(api) {
+        const me = await api.freshUser()
+        await call(api.app, 'POST', '/api/products', {
+          token: me.accessToken,
+          body: { title: 'still here', amount: 1 },
+        })
+        const listed = await call(api.app, 'GET', `/api/products?sort=${encodeURIComponent(sort)}`)
+        return listed
+      },
+      afterwards: {
+        what: 'products are still listed (the sort text never reached SQL)',
+        async holds(api) {
+          const after = await call(api.app, 'GET', '/api/products?limit=1')
+          return Array.isArray(after.body.data) && after.body.data.length > 0
+        },
+      },
+    }),
+  ),
+]
+
+/** Rows of API B only: issuer pinning and the token version bumped by a password change. */
+export const apiBRows: MatrixRow[] = [
+  withToken('wrong issuer (right secret)', 'INVALID_TOKEN', (t, api) =>
+    bearer(forgeJwt({ alg: 'HS256', key: api.secret }, { ...claimsOf(t), iss: 'someone-else' })),
+  ),
+  withToken('stale token version (right secret)', 'INVALID_TOKEN', (t, api) => {
+    const claims = claimsOf(t)
+    return bearer(forgeJwt({ alg: 'HS256', key: api.secret }, { ...claims, ver: Number(claims.ver) + 1 }))
+  }),
+  {
+    row: 'token issued before a password change',
+    status: 401,
+    code: 'INVALID_TOKEN',
+    async send(api) {
+      const user = await api.freshUser()
+      const body = { password: `${user.password}-new`, current_password: user.password }
+      const changed = await call(api.app, 'PATCH', `${api.userPath}${user.id}`, { token: user.accessToken, body })
+      if (changed.status !== 200) throw new Error(`password change failed: ${JSON.stringify(changed.body)}`)
+      return readSelf(api, user, bearer(user.accessToken))
+    },
+  },
+]

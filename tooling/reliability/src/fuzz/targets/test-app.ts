@@ -1,0 +1,37 @@
+import fc from 'fast-check'
+import { buildTestApp, testAppCursorSecret } from '../../test-app/app.js'
+import { checkFastifyError } from '../checks.js'
+import { cursorSigner } from '../inputs/signed-cursor.js'
+import type { FuzzTarget } from '../target.js'
+
+/** The test app (all three packages, Fastify's own error handler) as a fuzz target. */
+export async function testAppTarget(): Promise<FuzzTarget> {
+  const app = await buildTestApp()
+  await app.ready()
+  const first = await app.inject({ method: 'GET', url: '/list?limit=3' })
+  const samples = [(first.json() as { page: { next_cursor: string } }).page.next_cursor].filter(Boolean)
+  return {
+    name: 'test-app',
+    app,
+    routes: [
+      { method: 'GET', path: '/inspect', fields: ['q', 'n', 'f', 'b'] },
+      { method: 'GET', path: '/range' },
+      { method: 'GET', path: '/negotiate' },
+      { method: 'GET', path: '/items/:id' },
+      { method: 'GET', path: '/items/:id/bound' },
+      { method: 'GET', path: '/search', fields: ['q', 'tags', 'id', 'page', 'exact', 'price'] },
+      { method: 'GET', path: '/caller' },
+      { method: 'GET', path: '/list', fields: ['page', 'limit', 'offset', 'sort', 'cursor'] },
+      { method: 'POST', path: '/items', fields: ['name', 'price', 'tags', 'stock', 'meta', 'color', 'size'] },
+      { method: 'POST', path: '/upload', fields: ['file', 'name', 'files'] },
+    ],
+    authorizations: [],
+    cursor: {
+      route: { method: 'GET', path: '/list' },
+      format: { samples, sign: cursorSigner(testAppCursorSecret, [{ field: 'id', order: 'asc' }]) },
+      extraQuery: fc.constantFrom('', 'limit=5', 'limit=0', 'limit=1000', 'sort=-name', 'sort=id', 'page=2'),
+    },
+    check: checkFastifyError,
+    close: () => app.close(),
+  }
+}

@@ -1,0 +1,118 @@
+import { createHmac } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { createProductA, registerA, startApiA } from '../src/apps/api-a.js'
+import { documentedCodes, suiteSecret } from '../src/apps/client.js'
+import { summarize } from '../src/faults/write-load.js'
+import { checkApiEnvelope, checkFastifyError } from '../src/fuzz/checks.js'
+import { prototypeGuard } from '../src/fuzz/guards.js'
+import { cursorPayload, cursorSigner } from '../src/fuzz/inputs/signed-cursor.js'
+import { buildTestApp, testAppCursorSecret } from '../src/test-app/app.js'
+
+const get = { method: 'GET' as const, url: '/', headers: {} }
+const json = { 'content-type': 'application/json; charset=utf-8' }
+
+describe('the envelope check', () => {
+  const check = checkApiEnvelope(documentedCodes)
+
+  it('accepts a documented error', () => {
+    const body = JSON.stringify({ status: 'error', code: 'NOT_FOUND', message: 'no such product', data: null })
+    expect(check(get, { statusCode: 404, headers: json, body })).toEqual([])
+  })
+
+  it('flags a 5xx, an undocumented code and a missing data', () => {
+    const body = JSON.stringify({ status: 'error', code: 'OOPS', message: 'x' })
+    expect(check(get, { statusCode: 500, headers: json, body })).toEqual([
+      'status 500',
+      'data is missing',
+      'error data is not null',
+      'code "OOPS" is not documented',
+    ])
+  })
+
+  it('flags a 401 without WWW-Authenticate and a 503 without Retry-After', () => {
+    const body = (code: string) => JSON.stringify({ status: 'error', code, message: 'x', data: null })
+    expect(check(get, { statusCode: 401, headers: json, body: body('INVALID_TOKEN') })).toEqual([
+      '401 without WWW-Authenticate: Bearer',
+    ])
+    expect(check(get, { statusCode: 503, headers: json, body: body('UNAVAILABLE') })).toContain('status 503')
+  })
+
+  it('flags a stack trace and a password hash in a body', () => {
+    const body = JSON.stringify({
+      status: 'success',
+      message: 'x\n    at f (/app/src/x.ts:1:2)',
+      data: { password_hash: 'h' },
+    })
+    expect(check(get, { statusCode: 200, headers: json, body })).toEqual([
+      'body leaks internals (/(\\n|\\\\n)\\s+at [^\\n]+:\\d+:\\d+/)',
+      'body leaks internals (/\\.ts:\\d+/)',
+      'body carries password_hash',
+    ])
+  })
+})
+
+describe('the Fastify error check', () => {
+  it('wants a WEFT_ or FST_ code on every error', () => {
+    const body = JSON.stringify({ statusCode: 400, error: 'Bad Request', message: 'bad' })
+    expect(checkFastifyError(get, { statusCode: 400, headers: json, body })).toEqual([
+      'code undefined is not a stable WEFT_/FST_ code',
+    ])
+  })
+})
+
+describe('the prototype guard', () => {
+  it('notices a key added to Object.prototype', () => {
+    const intact = prototypeGuard()
+    Object.defineProperty(Object.prototype, 'polluted', {
+      value: 1,
+      configurable: true,
+      enumerable: true,
+      writable: true,
+    })
+    try {
+      expect(intact()).toEqual(['Object.prototype changed: added ["polluted"]', '{} inherits an enumerable "polluted"'])
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).polluted
+    }
+    expect(intact()).toEqual([])
+  })
+})
+
+describe('the cursor signer', () => {
+  it("reproduces the test app's real tokens", async () => {
+    const app = await buildTestApp()
+    const page = (await app.inject({ method: 'GET', url: '/list?limit=3' })).json() as { page: { next_cursor: string } }
+    const token = page.page.next_cursor
+    expect(cursorSigner(testAppCursorSecret, [{ field: 'id', order: 'asc' }])(cursorPayload(token))).toBe(token)
+    await app.close()
+  })
+
+  it("reproduces API A's real tokens", async () => {
+    const api = await startApiA()
+    try {
+      const owner = await registerA(api.app, 'signer')
+      await createProductA(api.app, owner.accessToken, 'one')
+      await createProductA(api.app, owner.accessToken, 'two')
+      const first = (await api.app.inject({ method: 'GET', url: '/api/products?limit=1' })).json()
+      const token: string = first.meta.pagination.next_cursor
+      const key = createHmac('sha256', suiteSecret).update('weft-api-a cursor').digest()
+      expect(token).not.toBe('')
+      expect(cursorSigner(key, [{ field: 'id', order: 'asc' }])(cursorPayload(token))).toBe(token)
+    } finally {
+      await api.close()
+    }
+  })
+})
+
+describe('write accounting', () => {
+  it('counts an acknowledged write missing from the database as lost', () => {
+    const outcomes = [
+      { startedAt: 0, endedAt: 10, status: 201, id: 1 },
+      { startedAt: 5, endedAt: 15, status: 201, id: 2 },
+      { startedAt: 6, endedAt: 20_016, status: 503 },
+    ]
+    const figures = summarize(outcomes, 0, 10, new Set([1]), 10_000)
+    expect(figures).toMatchObject({ writes: 3, acknowledged: 2, lost: 1, statuses: { 201: 2, 503: 1 } })
+    expect(figures.overBound).toEqual([{ sentAtMs: 6, latencyMs: 20_010, status: 503 }])
+  })
+})
