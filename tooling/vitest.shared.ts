@@ -12,7 +12,7 @@ export function weftVitestConfig(overrides: { testTimeout?: number; include?: st
     ssr: { resolve: { conditions: ['@weft/source'] } },
     test: {
       include: overrides.include ?? ['src/**/*.test.ts', 'test/**/*.test.ts'],
-      testTimeout: overrides.testTimeout ?? 20_000,
+      testTimeout: overrides.testTimeout ?? 60_000,
       hookTimeout: 60_000,
       reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
       typecheck: { enabled: true, include: ['**/*.test-d.ts'], tsconfig: './tsconfig.json' },

@@ -39,7 +39,7 @@ describe.each(testDatabaseKinds())('the server process on %s', (kind) => {
     server.stdout?.on('data', (chunk) => (output += chunk))
     server.stderr?.on('data', (chunk) => (output += chunk))
     await waitForHealth(base, server, () => output)
-  })
+  }, 90_000)
 
   afterAll(async () => {
     if (server && server.exitCode === null) server.kill('SIGKILL')
@@ -77,7 +77,7 @@ describe.each(testDatabaseKinds())('the server process on %s', (kind) => {
     server.kill('SIGTERM')
     expect(await exited).toBe(0)
     expect(output).toContain('SIGTERM received, shutting down')
-  })
+  }, 60_000)
 })
 
 describe('the server process without a SECRET', () => {
@@ -95,7 +95,7 @@ describe('the server process without a SECRET', () => {
     const code = await new Promise<number | null>((resolve) => server.once('exit', resolve))
     expect(code).toBe(1)
     expect(output).toContain('SECRET must be at least 32 bytes')
-  })
+  }, 60_000)
 
   it('starts outside production with a random secret, and says so', async () => {
     const port = await freePort()
@@ -109,5 +109,5 @@ describe('the server process without a SECRET', () => {
     } finally {
       server.kill('SIGKILL')
     }
-  })
+  }, 90_000)
 })

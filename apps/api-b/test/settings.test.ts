@@ -61,10 +61,10 @@ describe('settings', () => {
     const result = spawnSync(process.execPath, ['--conditions=@weft/source', '--import', 'tsx', server], {
       env: { PATH: process.env.PATH ?? '', SECRET: 'too-short', PGLITE_DIR: '/nonexistent/never-created' },
       encoding: 'utf8',
-      timeout: 20_000,
+      timeout: 60_000,
     })
     expect(result.status).toBe(1)
     expect(result.stderr).toContain('api-b refuses to start')
     expect(result.stderr).toContain('SECRET must be at least 32 bytes')
-  })
+  }, 90_000)
 })
