@@ -11,7 +11,7 @@ export interface Budget {
   fuzzInputs: number
   /** Seconds of load after the warm-up, per API. */
   loadSeconds: number
-  /** Least seconds of warm-up load before the first RSS sample (more until RSS is steady). */
+  /** Least seconds of warm-up load (more until a major GC has handed memory back; see `sustainedLoad`). */
   warmupSeconds: number
   /** Concurrent connections of the load. */
   connections: number
@@ -33,8 +33,7 @@ export const budget: Budget = full
   : {
       fuzzInputs: 800,
       loadSeconds: 8,
-      // The full form's warm-up: shorter ones ended before the heap reached its working size when CI
-      // ran other suites beside this one, and the RSS criterion then measured heap growth, not leaks.
+      // The full form's warm-up: the heap needs about ten seconds of this load to reach its working size.
       warmupSeconds: 10,
       connections: 100,
       outageSeconds: 3,

@@ -59,7 +59,7 @@ function loadSection(load: Record<string, Any>): string {
       f.latencyMs.p99,
       f.serverErrors,
       f.socketErrors + f.timeouts,
-      `${mib(f.rss.afterWarmup)} → ${mib(f.rss.end)} (${pct(f.rss.growth)}) after ${f.warmup.seconds} s warm-up`,
+      `warm-up peak ${mib(f.rss.afterWarmup)} → end ${mib(f.rss.end)} (${pct(f.rss.growth)}) after ${f.warmup.seconds} s warm-up`,
     ],
   )
   return [
