@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:net'
+import { type FrozenPostgres, startFrozenPostgres } from '@weft/tooling/frozen-postgres'
 import { createScratchDatabase, type ScratchDatabase, testDatabaseKinds } from '@weft/tooling/test-db'
 import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -58,19 +58,16 @@ describe('a PostgreSQL server that refuses connections', () => {
 })
 
 describe('a database that accepts connections and never answers', () => {
-  let silent: Server
-  let port = 0
+  let frozen: FrozenPostgres
   beforeAll(async () => {
-    silent = createServer(() => {})
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
-    port = (silent.address() as { port: number }).port
+    frozen = await startFrozenPostgres()
   })
   afterAll(async () => {
-    silent.close()
+    await frozen.close()
   })
 
   it('answers 503 once the handler timeout passes', async () => {
-    const database = await openDatabase({ kind: 'postgres', url: `postgres://postgres@127.0.0.1:${port}/none` })
+    const database = await openDatabase({ kind: 'postgres', url: frozen.url })
     const app = await buildApp({ database, settings: testSettings({ handlerTimeoutMs: 300 }) })
     try {
       const res = await app.inject({

@@ -53,6 +53,10 @@ export async function openDatabase(settings: DatabaseSettings): Promise<Database
     const client = postgres(settings.url, {
       max: 10,
       connect_timeout: 5,
+      // No array-type lookup on each new connection: no column is an array, and postgres.js 3.4.9 runs
+      // that lookup with its promise dropped, so a lookup cancelled by statement_timeout or cut by a
+      // restart is an unhandled rejection that ends the process (porsager/postgres#1192, #1205).
+      fetch_types: false,
       // During an outage, queries wait for their connection's next reconnect attempt; postgres.js's
       // default backoff grows to 20 s, which held requests for 10-18 s. Retrying at most a second
       // apart makes them fail fast (503) and the pool recover within a second of the server.
