@@ -32,6 +32,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: withRedaction(options.logger),
     bodyLimit: settings.bodyLimit,
+    handlerTimeout: settings.handlerTimeoutMs,
+    // A client that trickles its request in is cut off too (Node's own default is five minutes).
+    requestTimeout: 30_000,
     trustProxy: settings.trustProxy,
     routerOptions: { maxParamLength: 200 },
     frameworkErrors,

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream'
+import { type FrozenPostgres, startFrozenPostgres } from '@weft/tooling/frozen-postgres'
 import { testDatabaseKinds } from '@weft/tooling/test-db'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -165,6 +166,32 @@ describe('request logs', () => {
       expect(log).toContain('[redacted]')
     } finally {
       await t.close()
+    }
+  })
+})
+
+describe('a database server that accepts connections and never answers', () => {
+  let frozen: FrozenPostgres
+  beforeAll(async () => {
+    frozen = await startFrozenPostgres()
+  })
+  afterAll(async () => {
+    await frozen.close()
+  })
+
+  it('answers 503 UNAVAILABLE with Retry-After once HANDLER_TIMEOUT_MS has passed', async () => {
+    const database = await openDatabase({ kind: 'postgres', url: frozen.url })
+    const app = await buildApp({ database, settings: { ...testSettings, handlerTimeoutMs: 300 } })
+    try {
+      for (const url of ['/api/products', '/api/health']) {
+        const res = await app.inject({ method: 'GET', url })
+        expect(res.statusCode).toBe(503)
+        expect(res.headers['retry-after']).toBe('5')
+        expect(res.json()).toMatchObject({ status: 'error', code: 'UNAVAILABLE', data: null })
+      }
+    } finally {
+      await app.close()
+      await database.close().catch(() => {})
     }
   })
 })

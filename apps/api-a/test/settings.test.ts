@@ -33,12 +33,19 @@ describe('settingsFromEnv', () => {
       authRateLimit: 10,
       authRateWindowMs: 60_000,
       trustProxy: false,
+      handlerTimeoutMs: 15_000,
     })
   })
 
   it('reads the configurable values', () => {
-    const settings = settingsFromEnv({ SECRET, ACCESS_TOKEN_TTL: '60', SCRYPT_COST: '1024', TRUST_PROXY: 'true' })
-    expect(settings).toMatchObject({ accessTokenTtl: 60, scryptCost: 1024, trustProxy: true })
+    const settings = settingsFromEnv({
+      SECRET,
+      ACCESS_TOKEN_TTL: '60',
+      SCRYPT_COST: '1024',
+      TRUST_PROXY: 'true',
+      HANDLER_TIMEOUT_MS: '2000',
+    })
+    expect(settings).toMatchObject({ accessTokenTtl: 60, scryptCost: 1024, trustProxy: true, handlerTimeoutMs: 2000 })
   })
 
   it.each([
@@ -46,6 +53,7 @@ describe('settingsFromEnv', () => {
     ['ACCESS_TOKEN_TTL', '0'],
     ['SCRYPT_COST', '1000'],
     ['BODY_LIMIT', '-1'],
+    ['HANDLER_TIMEOUT_MS', '0'],
   ])('refuses %s=%s', (key, value) => {
     expect(() => settingsFromEnv({ SECRET, [key]: value })).toThrow(new RegExp(key))
   })

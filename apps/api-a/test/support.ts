@@ -15,6 +15,7 @@ export const testSettings: Settings = {
   authRateLimit: 1000,
   authRateWindowMs: 60_000,
   trustProxy: false,
+  handlerTimeoutMs: 15_000,
 }
 
 export interface TestApp {

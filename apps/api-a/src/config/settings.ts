@@ -18,6 +18,11 @@ export interface Settings {
   authRateWindowMs: number
   /** Trust `X-Forwarded-For` from a proxy in front (`TRUST_PROXY=true`), default false. */
   trustProxy: boolean
+  /**
+   * A request whose handler is still running after this many milliseconds is answered 503
+   * (`HANDLER_TIMEOUT_MS`, default 15000): the bound for a database that accepts connections and never answers.
+   */
+  handlerTimeoutMs: number
 }
 
 /** A setting that is missing or invalid; the server refuses to start with this message. */
@@ -65,5 +70,6 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     authRateLimit: integer(env, 'AUTH_RATE_LIMIT', 10, 1),
     authRateWindowMs: integer(env, 'AUTH_RATE_WINDOW_MS', 60_000, 1),
     trustProxy: env.TRUST_PROXY === 'true',
+    handlerTimeoutMs: integer(env, 'HANDLER_TIMEOUT_MS', 15_000, 1),
   }
 }

@@ -141,7 +141,8 @@ export function toApiError(thrown: unknown): ApiError {
   if (foreignKeyViolation(thrown)) {
     return new ApiError(409, 'CONFLICT', 'a resource this request refers to no longer exists')
   }
-  if (databaseUnavailable(thrown)) return unavailable()
+  // A handler that outlived `handlerTimeout` was waiting on a database that neither answers nor fails.
+  if (databaseUnavailable(thrown) || error.code === 'FST_ERR_HANDLER_TIMEOUT') return unavailable()
   const status = typeof error.statusCode === 'number' ? error.statusCode : 500
   if (status >= 400 && status < 500) {
     const code = (error.code && clientCodes[error.code]) || statusCodes[status] || 'BAD_REQUEST'
