@@ -1,6 +1,12 @@
+import { readFileSync } from 'node:fs'
+import { get as httpsGet } from 'node:https'
+import type { AddressInfo } from 'node:net'
+import Fastify from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { makeApp } from '../test/app.js'
-import { type Ctx, handle, type WeftContextOptions } from './index.js'
+import { type Ctx, handle, type WeftContextOptions, weftContext } from './index.js'
+
+const fixture = (name: string) => new URL(`../test/tls/${name}`, import.meta.url)
 
 async function run(
   request: {
@@ -217,6 +223,36 @@ describe('fresh and stale', () => {
 describe('clientHelloInfo and route', () => {
   it('has no TLS data over plain HTTP', async () => {
     expect(await run({}, (c) => c.clientHelloInfo() ?? null)).toBeNull()
+  })
+
+  it('reports SNI name, ALPN protocol, TLS version and cipher over HTTPS', async () => {
+    // A self-signed certificate for `localhost`, made for these tests only (valid until 2125).
+    const tls = { cert: readFileSync(fixture('localhost.crt')), key: readFileSync(fixture('localhost.key')) }
+    const app = Fastify({ https: { ...tls, ALPNProtocols: ['http/1.1'] } })
+    await app.register(weftContext)
+    app.get(
+      '/',
+      handle((c) => c.json(c.clientHelloInfo() ?? null)),
+    )
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    try {
+      const { port } = app.server.address() as AddressInfo
+      const body = await new Promise<string>((resolve, reject) => {
+        const options = { host: '127.0.0.1', port, servername: 'localhost', ca: tls.cert, ALPNProtocols: ['http/1.1'] }
+        httpsGet(options, (res) => {
+          let text = ''
+          res.setEncoding('utf8')
+          res.on('data', (chunk) => (text += chunk))
+          res.on('end', () => resolve(text))
+        }).on('error', reject)
+      })
+      const info = JSON.parse(body)
+      expect(info).toMatchObject({ serverName: 'localhost', alpnProtocol: 'http/1.1' })
+      expect(info.protocol).toMatch(/^TLSv1\.[23]$/)
+      expect(info.cipher).toMatch(/^[A-Z0-9_-]+$/)
+    } finally {
+      await app.close()
+    }
   })
 
   it('describes the matched route', async () => {
