@@ -1,7 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
-import { fileURLToPath } from 'node:url'
+import { compileServers } from './compile-servers.js'
 
 /** A benchmark server running in its own process. */
 export interface ServerProcess {
@@ -36,20 +36,24 @@ export interface StartOptions {
   timeoutMs?: number
 }
 
-const serversDir = fileURLToPath(new URL('../servers/', import.meta.url))
+let serversDir: string | undefined
 
-/** Starts `src/servers/<script>.ts` and resolves once it listens (or reports it cannot run). */
+/**
+ * Starts `src/servers/<script>.ts`, compiled to JavaScript and run on plain `node` against the built
+ * packages (see `compileServers`), and resolves once it listens (or reports it cannot run).
+ */
 export function startServer(
   name: string,
   script: string,
   options: StartOptions = {},
 ): Promise<ServerProcess | Unavailable> {
-  const nodeArgs = ['--conditions=@weft/source', '--import', 'tsx']
+  serversDir ??= compileServers()
+  const nodeArgs: string[] = []
   if (options.profileDir) {
     // No fixed --cpu-prof-name: tsx's loader thread would write its profile over the main thread's.
     nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${options.profileDir}/${name.replace(/[^\w.-]+/g, '_')}`)
   }
-  nodeArgs.push(`${serversDir}${script}.ts`)
+  nodeArgs.push(`${serversDir}${script}.js`)
   // The orchestrator is pinned to the load generator's core and children inherit that: widen the
   // child's mask to every core for start-up, then pin it to its own core once it is ready.
   const [command, args] =
