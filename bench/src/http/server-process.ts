@@ -50,7 +50,7 @@ export function startServer(
   serversDir ??= compileServers()
   const nodeArgs: string[] = []
   if (options.profileDir) {
-    // No fixed --cpu-prof-name: tsx's loader thread would write its profile over the main thread's.
+    // No fixed --cpu-prof-name: each thread writes its own file (the main thread's is `CPU.*.0.*`).
     nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${options.profileDir}/${name.replace(/[^\w.-]+/g, '_')}`)
   }
   nodeArgs.push(`${serversDir}${script}.js`)

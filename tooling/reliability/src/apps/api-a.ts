@@ -1,18 +1,7 @@
+import type { Settings } from '@weft/api-a/src/config/settings.ts'
 import type { FastifyInstance } from 'fastify'
 import { call, dataOf, suiteSecret } from './client.js'
 import { type InProcessApi, startInProcess } from './load.js'
-
-/** API A's `Settings` (apps/api-a/src/config/settings.ts), as the suite sets them. */
-export interface Settings {
-  secret: string
-  accessTokenTtl: number
-  refreshTokenTtl: number
-  scryptCost: number
-  bodyLimit: number
-  authRateLimit: number
-  authRateWindowMs: number
-  trustProxy: boolean
-}
 
 /** API A's settings for in-process tests: a known secret, a cheap KDF (speed only, same code path). */
 export function apiASettings(overrides: Partial<Settings> = {}): Settings {
@@ -25,6 +14,7 @@ export function apiASettings(overrides: Partial<Settings> = {}): Settings {
     authRateLimit: 10,
     authRateWindowMs: 60_000,
     trustProxy: false,
+    handlerTimeoutMs: 15_000,
     ...overrides,
   }
 }

@@ -1,27 +1,7 @@
+import { defaultSettings, type Settings } from '@weft/api-b/src/settings.ts'
 import type { FastifyInstance } from 'fastify'
 import { call, dataOf, suiteSecret } from './client.js'
 import { type InProcessApi, startInProcess } from './load.js'
-
-/** API B's `Settings` (apps/api-b/src/settings.ts), as the suite sets them. */
-export interface Settings {
-  secret: string
-  tokenTtlSeconds: number
-  loginRateLimitMax: number
-  loginRateLimitWindowMs: number
-  bodyLimit: number
-  handlerTimeoutMs: number
-  scryptCost: number
-}
-
-/** API B's documented defaults (`.env.example`). */
-const defaultSettings: Omit<Settings, 'secret'> = {
-  tokenTtlSeconds: 3600,
-  loginRateLimitMax: 10,
-  loginRateLimitWindowMs: 60_000,
-  bodyLimit: 16 * 1024,
-  handlerTimeoutMs: 15_000,
-  scryptCost: 1024,
-}
 
 /** API B's settings for in-process tests: a known secret, a cheap KDF (speed only, same code path). */
 export function apiBSettings(overrides: Partial<Settings> = {}): Settings {

@@ -2,8 +2,9 @@ import { execFileSync } from 'node:child_process'
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freePort } from '@weft/tooling/test-server'
 import postgres from 'postgres'
-import { freePort, run } from '../process/exec.js'
+import { run } from '../process/exec.js'
 
 /**
  * A PostgreSQL server that exists only for one test file: its own data directory in a temp folder, its

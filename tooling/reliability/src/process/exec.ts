@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process'
-import { createServer } from 'node:net'
 import { promisify } from 'node:util'
 
 const execFileAsync = promisify(execFile)
@@ -12,21 +11,6 @@ export async function run(file: string, args: readonly string[], options: { time
     const { stderr, stdout } = error as { stderr?: string; stdout?: string }
     throw new Error(`${file} ${args.join(' ')} failed: ${stderr || stdout || String(error)}`)
   }
-}
-
-/** A TCP port nobody listens on right now (the kernel picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => {
-        if (address && typeof address === 'object') resolve(address.port)
-        else reject(new Error('no port'))
-      })
-    })
-  })
 }
 
 /** Resident set size of a process in bytes, from `/proc/<pid>/status` (Linux). */

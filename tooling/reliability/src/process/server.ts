@@ -4,7 +4,8 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { freePort, rssOf, sleep } from './exec.js'
+import { freePort } from '@weft/tooling/test-server'
+import { rssOf, sleep } from './exec.js'
 
 /** The two example APIs, by workspace name. */
 export type ApiName = 'api-a' | 'api-b'
