@@ -1,7 +1,7 @@
 import Fastify from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { makeApp } from '../test/app.js'
-import { ctx, handle } from './index.js'
+import { ctx, handle, weftContext } from './index.js'
 
 describe('handle', () => {
   it('sends the buffered status, headers and body once the chain settles', async () => {
@@ -248,5 +248,24 @@ describe('request.ctx and ctx()', () => {
       }
     })
     expect((await app.inject('/')).json()).toEqual({ request: true, reply: true, raw: true, app: true })
+  })
+
+  it('gives each app its own plugin options when requests to several apps interleave', async () => {
+    const proxied = Fastify()
+    await proxied.register(weftContext, { proxyHeader: 'X-Real-IP' })
+    const direct = Fastify()
+    await direct.register(weftContext)
+    for (const app of [proxied, direct])
+      app.get(
+        '/ip',
+        handle((c) => c.sendString(c.ip())),
+      )
+    const headers = { 'x-real-ip': '203.0.113.7' }
+    const answers: string[] = []
+    for (let i = 0; i < 2; i++) {
+      answers.push((await proxied.inject({ url: '/ip', headers })).body)
+      answers.push((await direct.inject({ url: '/ip', headers, remoteAddress: '192.0.2.1' })).body)
+    }
+    expect(answers).toEqual(['203.0.113.7', '192.0.2.1', '203.0.113.7', '192.0.2.1'])
   })
 })

@@ -14,13 +14,28 @@ export type WeftHandler = ((request: FastifyRequest, reply: FastifyReply) => Pro
   readonly [kChain]: readonly Handler[]
 }
 
+type OptionsCarrier = { [kOptions]?: ResolvedOptions }
+
+// The plugin's options, remembered for the last Fastify instance asked (one reference held):
+// looking them up on the instance, inherited through its encapsulation prototypes, was one of
+// the costlier steps of creating a `Ctx` (bench/RESULTS.md, "What (b) costs").
+let lastServer: unknown
+let lastOptions: ResolvedOptions = defaultOptions
+
+function optionsOf(server: FastifyRequest['server']): ResolvedOptions {
+  if (server !== lastServer) {
+    lastOptions = (server as unknown as OptionsCarrier)[kOptions] ?? defaultOptions
+    lastServer = server
+  }
+  return lastOptions
+}
+
 /** The `Ctx` of a request: created on first use, the same object afterwards. */
 export function ctx(request: FastifyRequest, reply: FastifyReply): Ctx {
   const carrier = request as CtxCarrier
   let c = carrier[kCtx]
   if (c === undefined) {
-    const options = (request.server as unknown as { [kOptions]?: ResolvedOptions })[kOptions]
-    c = new Ctx(request, reply, options ?? defaultOptions)
+    c = new Ctx(request, reply, optionsOf(request.server))
     carrier[kCtx] = c
   }
   return c
