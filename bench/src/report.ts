@@ -66,6 +66,8 @@ const n = (value: number | undefined, decimals = 0) =>
   value === undefined || !Number.isFinite(value) ? '–' : round(value, decimals).toLocaleString('en-US')
 const ratio = (value: number | undefined) =>
   value === undefined || !Number.isFinite(value) ? '–' : `${value.toFixed(2)}x`
+const spread = (range: [number, number] | undefined) =>
+  range === undefined || !range.every(Number.isFinite) ? '' : ` (${range[0].toFixed(2)}–${range[1].toFixed(2)})`
 const met = (value: boolean | undefined) => (value === undefined ? '–' : value ? 'met' : '**missed**')
 
 /** The markdown tables of a run. */
@@ -76,7 +78,7 @@ export function markdown(results: BenchResults): string {
     `Measured ${machine.date} on ${machine.cpuModel} (${machine.cpus} cores, ${machine.memoryGiB} GiB), Node ${machine.node}` +
       `${results.smoke ? ', **smoke form: figures are not meaningful**' : ''}; ` +
       `servers ${machine.pinning ? 'pinned to core 0, autocannon to core 1' : 'not pinned (taskset or a second core missing)'}; ` +
-      `${results.settings.httpRounds} HTTP rounds of ${results.settings.httpSeconds} s, medians; total ${Math.round(results.seconds)} s.`,
+      `${results.settings.httpRounds} HTTP rounds of ${results.settings.httpSeconds} s over ${results.settings.httpProcesses} server processes per side, medians; total ${Math.round(results.seconds)} s.`,
     '',
     '### Goals',
     '',
@@ -90,7 +92,7 @@ export function markdown(results: BenchResults): string {
     '',
     '### HTTP (autocannon, loopback)',
     '',
-    '| Benchmark | Side | req/s | p50 ms | p99 ms | CPU µs/req (core busy) | RSS MiB (peak) | Ratio | by CPU time | Goal |',
+    '| Benchmark | Side | req/s | p50 ms | p99 ms | CPU µs/req (core busy) | RSS MiB (peak) | Ratio (middle half of rounds) | by CPU time | Goal |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---|',
   )
   for (const item of results.http) {
@@ -109,7 +111,7 @@ export function markdown(results: BenchResults): string {
       lines.push(
         `| ${first ? `${item.title} (${load})` : ''} | ${label}: ${side.name}${side.non2xx || side.errors ? ` (${side.non2xx} non-2xx, ${side.errors} errors)` : ''} | ` +
           `${n(side.requestsPerSec)} | ${n(side.p50Ms, 2)} | ${n(side.p99Ms, 2)} | ${n(side.cpuUsPerRequest, 1)} (${n(side.cpuBusy * 100)}%) | ` +
-          `${n(side.rssMiB)} (${n(side.peakRssMiB)}) | ${first ? '' : ratio(item.ratio)} | ${first ? '' : ratio(item.cpuRatio)} | ${goal} |`,
+          `${n(side.rssMiB)} (${n(side.peakRssMiB)}) | ${first ? '' : `${ratio(item.ratio)}${spread(item.ratioSpread)}`} | ${first ? '' : ratio(item.cpuRatio)} | ${goal} |`,
       )
     }
     if (item.mismatch) lines.push(`| | answers differ: ${item.mismatch} | | | | | | | | |`)

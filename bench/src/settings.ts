@@ -1,12 +1,15 @@
 /**
  * Budgets of one benchmark run. `BENCH_SMOKE=1` (CI) runs every code path with tiny budgets and no
- * speed goals; the full run keeps the whole of `pnpm bench` within about ten minutes on two cores.
+ * speed goals; the full run takes about twelve minutes on two cores.
  */
 export interface BenchSettings {
   /** Smoke form: same code paths, tiny budgets, figures not meaningful. */
   smoke: boolean
   /** Rounds of each HTTP comparison (baseline and candidate alternate in every round). */
   httpRounds: number
+  /** Server processes per side of an HTTP comparison; round `r` measures process `r % httpProcesses`
+   *  of each side (a multiple of it in `httpRounds` gives every pair the same number of rounds). */
+  httpProcesses: number
   /** Seconds autocannon loads a server in one measurement (fractions work; a request count with
    *  pipelining can hang autocannon, so even the smoke form uses a duration). */
   httpSeconds: number
@@ -34,8 +37,9 @@ export function benchSettings(env: NodeJS.ProcessEnv = process.env): BenchSettin
     .filter(Boolean)
   return {
     smoke,
-    httpRounds: smoke ? 2 : 8,
-    httpSeconds: smoke ? 0.3 : 3,
+    httpRounds: positive(env.BENCH_HTTP_ROUNDS) ?? (smoke ? 2 : 24),
+    httpProcesses: positive(env.BENCH_HTTP_PROCESSES) ?? (smoke ? 2 : 3),
+    httpSeconds: smoke ? 0.3 : 1.5,
     httpWarmupSeconds: smoke ? 0 : 3,
     microRounds: smoke ? 5 : 15,
     microRoundMs: smoke ? 20 : 300,
@@ -51,4 +55,9 @@ export function benchSettings(env: NodeJS.ProcessEnv = process.env): BenchSettin
 export function selected(settings: BenchSettings, group: string): boolean {
   if (settings.only.length === 0) return true
   return settings.only.some((item) => group.startsWith(item))
+}
+
+function positive(raw: string | undefined): number | undefined {
+  const value = Number(raw)
+  return raw !== undefined && Number.isInteger(value) && value > 0 ? value : undefined
 }

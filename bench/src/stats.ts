@@ -18,6 +18,19 @@ export function round(value: number, decimals = 2): number {
  * so drift of a shared, noisy machine between rounds cancels out.
  */
 export function pairedRatio(candidate: readonly number[], baseline: readonly number[]): number {
+  return median(roundRatios(candidate, baseline))
+}
+
+/** The per-round ratios of a candidate to its baseline (rounds without a finite ratio left out). */
+export function roundRatios(candidate: readonly number[], baseline: readonly number[]): number[] {
   const ratios = candidate.map((value, index) => value / (baseline[index] ?? Number.NaN))
-  return median(ratios.filter((ratio) => Number.isFinite(ratio)))
+  return ratios.filter((ratio) => Number.isFinite(ratio))
+}
+
+/** The first and third quartiles (the middle half of the values lies between them). */
+export function quartiles(values: readonly number[]): [number, number] {
+  const sorted = [...values].sort((a, b) => a - b)
+  const lower = sorted.slice(0, sorted.length >> 1)
+  const upper = sorted.slice((sorted.length + 1) >> 1)
+  return sorted.length < 2 ? [sorted[0] ?? Number.NaN, sorted[0] ?? Number.NaN] : [median(lower), median(upper)]
 }

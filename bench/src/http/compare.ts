@@ -1,5 +1,5 @@
 import type { BenchSettings } from '../settings.js'
-import { median, pairedRatio } from '../stats.js'
+import { median, pairedRatio, quartiles, roundRatios } from '../stats.js'
 import { type LoadOptions, type LoadResult, load } from './load.js'
 import { isRunning, type ServerProcess, type StartOptions, startServer, type Unavailable } from './server-process.js'
 
@@ -29,6 +29,8 @@ export interface HttpComparison {
 
 /** One measurement of one side: autocannon's figures plus the server's CPU time over it. */
 export interface Round extends LoadResult {
+  /** Which of the side's server processes was measured (0-based). */
+  process: number
   /** Server CPU time (user + system, every thread) per request, in microseconds. */
   cpuUsPerRequest: number
   /** Share of one core the server used while loaded (near 1: the server was the bottleneck). */
@@ -38,13 +40,17 @@ export interface Round extends LoadResult {
 /** The figures of one side. */
 export interface SideResult {
   name: string
+  /** Server processes the rounds were spread over. */
+  processes: number
   rounds: Round[]
   requestsPerSec: number
   cpuUsPerRequest: number
   cpuBusy: number
   p50Ms: number
   p99Ms: number
+  /** Median over the side's processes of RSS after the last round. */
   rssMiB: number
+  /** Highest peak RSS of any of the side's processes. */
   peakRssMiB: number
   errors: number
   non2xx: number
@@ -57,8 +63,10 @@ export interface ComparisonResult {
   pipelining: number
   baseline?: SideResult
   candidate?: SideResult
-  /** Median over rounds of candidate req/s ÷ baseline req/s of the same round. */
+  /** Median over rounds of candidate req/s ÷ baseline req/s of the same round (same process pair). */
   ratio?: number
+  /** First and third quartiles of the per-round req/s ratios: how much single rounds disagreed. */
+  ratioSpread?: [number, number]
   /**
    * Median over rounds of baseline ÷ candidate server CPU time per request: the throughput ratio a
    * CPU-bound server would show, far less moved by other processes taking the core than req/s.
@@ -83,8 +91,14 @@ export interface CompareContext {
 }
 
 /**
- * Starts both servers, checks they answer 2xx (and alike), warms them up, then measures them in
- * `httpRounds` rounds, alternating which goes first so drift on a noisy machine cancels out.
+ * Starts each side in `httpProcesses` server processes, checks they answer 2xx (and alike), warms
+ * them up, then measures them in `httpRounds` rounds. Round `r` loads process `r % httpProcesses` of
+ * each side, and which side goes first alternates, so drift on a noisy machine cancels out.
+ *
+ * Why several processes: two processes running the same code on this machine differ by up to 5 %
+ * in req/s, consistently over a whole run (memory layout, JIT decisions), which is as large as the
+ * differences measured here. With one process per side, a ratio says as much about which process
+ * was lucky as about the code; spread over three pairs, that luck mostly cancels out.
  */
 export async function compare(comparison: HttpComparison, context: CompareContext): Promise<ComparisonResult> {
   const { settings, log } = context
@@ -105,7 +119,7 @@ export async function compare(comparison: HttpComparison, context: CompareContex
     const failed = settled.find((item): item is PromiseRejectedResult => item.status === 'rejected')
     if (failed) throw failed.reason
     const sides = settled.map((item) => (item as PromiseFulfilledResult<Side>).value)
-    const missing = sides.find((side): side is Unavailable => !('server' in side))
+    const missing = sides.find((side): side is Unavailable => !('instances' in side))
     if (missing) {
       result.skipped = `${missing.name}: ${missing.unavailable}`
       log(`  skipped: ${result.skipped}`)
@@ -118,35 +132,46 @@ export async function compare(comparison: HttpComparison, context: CompareContex
       result.mismatch = mismatch
       log(`  mismatch: ${mismatch}`)
     }
-    const options = (side: RunningSide, seconds: number): LoadOptions => ({
+    const options = (instance: Instance, seconds: number): LoadOptions => ({
       ...comparison.load,
       seconds,
-      headers: side.headers,
+      headers: instance.headers,
     })
     if (settings.httpWarmupSeconds > 0) {
-      for (const side of [baseline, candidate]) await load(side.url, options(side, settings.httpWarmupSeconds))
+      for (const side of [baseline, candidate]) {
+        for (const instance of side.instances) await load(instance.url, options(instance, settings.httpWarmupSeconds))
+      }
     }
     for (let round = 0; round < settings.httpRounds; round++) {
       const order = round % 2 === 0 ? [baseline, candidate] : [candidate, baseline]
       for (const side of order) {
-        const cpuBefore = side.server.cpuSeconds()
+        const index = round % side.instances.length
+        const instance = side.instances[index] as Instance
+        const cpuBefore = instance.server.cpuSeconds()
         const started = process.hrtime.bigint()
-        const measured = await load(side.url, options(side, settings.httpSeconds))
+        const measured = await load(instance.url, options(instance, settings.httpSeconds))
         const wall = Number(process.hrtime.bigint() - started) / 1e9
-        const cpu = side.server.cpuSeconds() - cpuBefore
-        side.rounds.push({ ...measured, cpuUsPerRequest: (cpu / measured.requests) * 1e6, cpuBusy: cpu / wall })
+        const cpu = instance.server.cpuSeconds() - cpuBefore
+        side.rounds.push({
+          ...measured,
+          process: index,
+          cpuUsPerRequest: (cpu / measured.requests) * 1e6,
+          cpuBusy: cpu / wall,
+        })
         log(
-          `  round ${round + 1} ${side.name}: ${Math.round(measured.requestsPerSec)} req/s p50 ${measured.p50Ms} ms p99 ${measured.p99Ms} ms, ` +
+          `  round ${round + 1} ${side.name} #${index + 1}: ${Math.round(measured.requestsPerSec)} req/s p50 ${measured.p50Ms} ms p99 ${measured.p99Ms} ms, ` +
             `${Math.round((cpu / measured.requests) * 1e6)} µs CPU/request, CPU busy ${Math.round((cpu / wall) * 100)}%`,
         )
       }
     }
     result.baseline = summarise(baseline)
     result.candidate = summarise(candidate)
-    result.ratio = pairedRatio(
+    const ratios = roundRatios(
       candidate.rounds.map((item) => item.requestsPerSec),
       baseline.rounds.map((item) => item.requestsPerSec),
     )
+    result.ratio = median(ratios)
+    result.ratioSpread = quartiles(ratios)
     result.cpuRatio = pairedRatio(
       baseline.rounds.map((item) => item.cpuUsPerRequest),
       candidate.rounds.map((item) => item.cpuUsPerRequest),
@@ -165,11 +190,16 @@ export async function compare(comparison: HttpComparison, context: CompareContex
   }
 }
 
-interface RunningSide {
-  name: string
+/** One server process of a side. */
+interface Instance {
   server: ServerProcess
   url: string
   headers: Record<string, string>
+}
+
+interface RunningSide {
+  name: string
+  instances: Instance[]
   rounds: Round[]
 }
 type Side = RunningSide | Unavailable
@@ -180,29 +210,37 @@ async function startSide(
   context: CompareContext,
   started: ServerProcess[],
 ): Promise<Side> {
-  const options: StartOptions = {
-    core: context.serverCore,
-    profileDir: context.profileDir && `${context.profileDir}/${id}`,
+  const count = Math.max(1, context.settings.httpProcesses)
+  const instances: Instance[] = []
+  for (let index = 0; index < count; index++) {
+    const options: StartOptions = {
+      core: context.serverCore,
+      profileDir: context.profileDir && `${context.profileDir}/${id}`,
+    }
+    if (contender.env) options.env = contender.env()
+    const name = count === 1 ? contender.name : `${contender.name} #${index + 1}`
+    const server = await startServer(name, contender.script, options)
+    if (!isRunning(server)) return server
+    started.push(server)
+    const path = typeof contender.path === 'function' ? contender.path(server.info) : contender.path
+    instances.push({ server, url: `${server.origin}${path}`, headers: contender.headers?.(server.info) ?? {} })
   }
-  if (contender.env) options.env = contender.env()
-  const server = await startServer(contender.name, contender.script, options)
-  if (!isRunning(server)) return server
-  started.push(server)
-  const path = typeof contender.path === 'function' ? contender.path(server.info) : contender.path
-  return {
-    name: contender.name,
-    server,
-    url: `${server.origin}${path}`,
-    headers: contender.headers?.(server.info) ?? {},
-    rounds: [],
-  }
+  return { name: contender.name, instances, rounds: [] }
 }
 
-/** One request before measuring: a non-2xx answer means the benchmark itself is broken. */
+/**
+ * One request to every process of a side before measuring: a non-2xx answer means the benchmark
+ * itself is broken. Returns the first process's body (the processes run the same code and data).
+ */
 async function sample(side: RunningSide): Promise<unknown> {
-  const response = await fetch(side.url, { headers: side.headers })
+  const bodies = await Promise.all(side.instances.map((instance) => sampleOne(side.name, instance)))
+  return bodies[0]
+}
+
+async function sampleOne(name: string, instance: Instance): Promise<unknown> {
+  const response = await fetch(instance.url, { headers: instance.headers })
   const text = await response.text()
-  if (!response.ok) throw new Error(`${side.name} answered ${response.status}: ${text.slice(0, 300)}`)
+  if (!response.ok) throw new Error(`${name} answered ${response.status}: ${text.slice(0, 300)}`)
   try {
     return JSON.parse(text) as unknown
   } catch {
@@ -211,17 +249,18 @@ async function sample(side: RunningSide): Promise<unknown> {
 }
 
 function summarise(side: RunningSide): SideResult {
-  const memory = side.server.memory()
+  const memory = side.instances.map((instance) => instance.server.memory())
   return {
     name: side.name,
+    processes: side.instances.length,
     rounds: side.rounds,
     requestsPerSec: median(side.rounds.map((item) => item.requestsPerSec)),
     cpuUsPerRequest: median(side.rounds.map((item) => item.cpuUsPerRequest)),
     cpuBusy: median(side.rounds.map((item) => item.cpuBusy)),
     p50Ms: median(side.rounds.map((item) => item.p50Ms)),
     p99Ms: median(side.rounds.map((item) => item.p99Ms)),
-    rssMiB: memory.rssMiB,
-    peakRssMiB: memory.peakRssMiB,
+    rssMiB: median(memory.map((item) => item.rssMiB)),
+    peakRssMiB: Math.max(...memory.map((item) => item.peakRssMiB)),
     errors: side.rounds.reduce((sum, item) => sum + item.errors, 0),
     non2xx: side.rounds.reduce((sum, item) => sum + item.non2xx, 0),
   }

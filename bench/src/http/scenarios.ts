@@ -28,6 +28,19 @@ export const helloComparison: HttpComparison = {
     json(baseline) === json(candidate) ? undefined : `bodies differ: ${json(baseline)} vs ${json(candidate)}`,
 }
 
+/**
+ * (a) against itself: two sets of bare Fastify processes measured exactly like (b). Its ratio
+ * should be 1.00x; how far it lands from that is the noise floor of the run, against which (b)'s
+ * distance from its goal can be judged.
+ */
+export const helloControl: HttpComparison = {
+  id: 'a-control',
+  title: '(a) bare Fastify vs bare Fastify (control: the noise of this run), GET / hello',
+  baseline: helloComparison.baseline,
+  candidate: { ...helloComparison.baseline, name: 'fastify (again)' },
+  load: helloLoad,
+}
+
 type ListBody = { data?: unknown; meta?: { pagination?: unknown } }
 
 /** (c) API A's product list vs the same query by hand: same rows, same paging figures. */
@@ -133,13 +146,14 @@ function databaseScenario(kind: 'pglite' | 'postgres', withUsers: boolean, setti
 /** Every HTTP benchmark selected, in the order they run. */
 export function httpScenarios(settings: BenchSettings): HttpScenario[] {
   const scenarios: HttpScenario[] = []
-  if (selected(settings, `http:${helloComparison.id}`)) {
+  for (const comparison of [helloControl, helloComparison]) {
+    if (!selected(settings, `http:${comparison.id}`)) continue
     scenarios.push({
-      ids: [helloComparison.id],
-      title: helloComparison.title,
+      ids: [comparison.id],
+      title: comparison.title,
       run: async (context) => {
-        context.log(`\n== ${helloComparison.title}`)
-        return [await compare(helloComparison, context)]
+        context.log(`\n== ${comparison.title}`)
+        return [await compare(comparison, context)]
       },
     })
   }
