@@ -78,7 +78,7 @@ export function markdown(results: BenchResults): string {
     `Measured ${machine.date} on ${machine.cpuModel} (${machine.cpus} cores, ${machine.memoryGiB} GiB), Node ${machine.node}` +
       `${results.smoke ? ', **smoke form: figures are not meaningful**' : ''}; ` +
       `servers ${machine.pinning ? 'pinned to core 0, autocannon to core 1' : 'not pinned (taskset or a second core missing)'}; ` +
-      `${results.settings.httpRounds} HTTP rounds of ${results.settings.httpSeconds} s over ${results.settings.httpProcesses} server processes per side, medians; total ${Math.round(results.seconds)} s.`,
+      `${results.settings.httpRounds} HTTP rounds of ${results.settings.httpSeconds} s over ${results.settings.httpProcesses} server process${results.settings.httpProcesses === 1 ? '' : 'es'} per side, medians; total ${Math.round(results.seconds)} s.`,
     '',
     '### Goals',
     '',
