@@ -9,6 +9,7 @@ const root = new URL('../..', import.meta.url).pathname
 const workspaces = [
   ...['packages', 'apps'].flatMap((group) => readdirSync(join(root, group)).map((name) => `${group}/${name}`)),
   'docker',
+  'bench',
   'tooling/reliability',
 ]
 
