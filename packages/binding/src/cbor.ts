@@ -2,16 +2,11 @@ import { decode } from 'cbor-x'
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import { ensureConfig } from './config.js'
-
-const types = ['application/cbor', /^[a-z]+\/[^;\s]+\+cbor(;|$)/i]
+import { cborTypes, keepRawBodies } from './raw-bodies.js'
 
 async function plugin(fastify: FastifyInstance): Promise<void> {
   ensureConfig(fastify).cbor = (bytes) => decode(bytes)
-  for (const type of types) {
-    if (!fastify.hasContentTypeParser(type)) {
-      fastify.addContentTypeParser(type, { parseAs: 'buffer' }, (_req, body, done) => done(null, body))
-    }
-  }
+  keepRawBodies(fastify, cborTypes)
 }
 
 /**

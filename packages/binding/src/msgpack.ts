@@ -2,16 +2,11 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import { unpack } from 'msgpackr'
 import { ensureConfig } from './config.js'
-
-const types = ['application/vnd.msgpack', 'application/msgpack', 'application/x-msgpack']
+import { keepRawBodies, msgpackTypes } from './raw-bodies.js'
 
 async function plugin(fastify: FastifyInstance): Promise<void> {
   ensureConfig(fastify).msgpack = (bytes) => unpack(bytes)
-  for (const type of types) {
-    if (!fastify.hasContentTypeParser(type)) {
-      fastify.addContentTypeParser(type, { parseAs: 'buffer' }, (_req, body, done) => done(null, body))
-    }
-  }
+  keepRawBodies(fastify, msgpackTypes)
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   type StructValidator,
 } from './config.js'
 import { deferMultipart } from './multipart.js'
+import { cborTypes, keepRawBodies, msgpackTypes } from './raw-bodies.js'
 
 /**
  * Options of the `@weft/binding` plugin (the seed's framework settings for binding).
@@ -42,16 +43,7 @@ export type WeftBindingOptions = {
 // Kept as bytes: bind() decodes them with the schema at hand. MessagePack and CBOR bodies are
 // accepted too, so that binding them without their setup plugin says how to enable it instead
 // of Fastify's bare 415.
-const rawTypes = [
-  'application/xml',
-  'text/xml',
-  /^[a-z]+\/[^;\s]+\+xml(;|$)/i,
-  'application/vnd.msgpack',
-  'application/msgpack',
-  'application/x-msgpack',
-  'application/cbor',
-  /^[a-z]+\/[^;\s]+\+cbor(;|$)/i,
-]
+const rawTypes = ['application/xml', 'text/xml', /^[a-z]+\/[^;\s]+\+xml(;|$)/i, ...msgpackTypes, ...cborTypes]
 
 async function plugin(fastify: FastifyInstance, options: WeftBindingOptions): Promise<void> {
   const config = ensureConfig(fastify)
@@ -66,11 +58,7 @@ async function plugin(fastify: FastifyInstance, options: WeftBindingOptions): Pr
       done(null, parseQueryString(body as string))
     })
   }
-  for (const type of rawTypes) {
-    if (!fastify.hasContentTypeParser(type)) {
-      fastify.addContentTypeParser(type, { parseAs: 'buffer' }, (_req, body, done) => done(null, body))
-    }
-  }
+  keepRawBodies(fastify, rawTypes)
   const jsonSuffix = /^[a-z]+\/[^;\s]+\+json(;|$)/i
   if (!fastify.hasContentTypeParser(jsonSuffix)) {
     fastify.addContentTypeParser(jsonSuffix, { parseAs: 'string' }, fastify.getDefaultJsonParser('error', 'error'))
