@@ -21,12 +21,17 @@ export interface MatrixApi {
   freshUser(): Promise<MatrixUser>
 }
 
+/** POST /api/auth/refresh-token (API A) with an access token and a refresh token. */
+function refresh(api: MatrixApi, accessToken: string, refreshToken: string | undefined): Promise<ApiAnswer> {
+  return call(api.app, 'POST', '/api/auth/refresh-token', {
+    token: accessToken,
+    body: { refresh_token: refreshToken },
+  })
+}
+
 /** Uses the user's refresh token once (API A) and returns the new pair; the old refresh token is now spent. */
 async function rotate(api: MatrixApi, user: MatrixUser): Promise<{ access_token: string; refresh_token: string }> {
-  const answer = await call(api.app, 'POST', '/api/auth/refresh-token', {
-    token: user.accessToken,
-    body: { refresh_token: user.refreshToken },
-  })
+  const answer = await refresh(api, user.accessToken, user.refreshToken)
   const pair = answer.body.data as { access_token: string; refresh_token: string } | null
   if (answer.status !== 200 || !pair) throw new Error(`rotation failed: ${JSON.stringify(answer.body)}`)
   return pair
@@ -182,10 +187,7 @@ export const apiARows: MatrixRow[] = [
     async send(api) {
       const user = await api.freshUser()
       const pair = await rotate(api, user)
-      return call(api.app, 'POST', '/api/auth/refresh-token', {
-        token: pair.access_token,
-        body: { refresh_token: user.refreshToken },
-      })
+      return refresh(api, pair.access_token, user.refreshToken)
     },
   },
   {
@@ -195,14 +197,8 @@ export const apiARows: MatrixRow[] = [
     async send(api) {
       const user = await api.freshUser()
       const pair = await rotate(api, user)
-      await call(api.app, 'POST', '/api/auth/refresh-token', {
-        token: pair.access_token,
-        body: { refresh_token: user.refreshToken },
-      })
-      return call(api.app, 'POST', '/api/auth/refresh-token', {
-        token: pair.access_token,
-        body: { refresh_token: pair.refresh_token },
-      })
+      await refresh(api, pair.access_token, user.refreshToken)
+      return refresh(api, pair.access_token, pair.refresh_token)
     },
   },
   {
