@@ -5,6 +5,8 @@
 // overhead, not a missing feature.
 import { createHash, createHmac } from 'node:crypto'
 import { products } from '@weft/api-a/src/db/schema.ts'
+// API A's own row-to-JSON mapping: the answer must match byte for byte, and it is not what (c) measures.
+import { publicProduct } from '@weft/api-a/src/routes/views.ts'
 import { asc, desc } from 'drizzle-orm'
 import Fastify from 'fastify'
 import { benchSecret, openBenchDatabase } from './api-a-env.js'
@@ -78,15 +80,7 @@ app.get('/api/products', async (request) => {
   return {
     status: 'success',
     message: 'products listed',
-    data: items.map((row) => ({
-      id: row.id,
-      title: row.title,
-      description: row.description,
-      amount: row.amount,
-      owner_id: row.ownerId,
-      created_at: row.createdAt.toISOString(),
-      updated_at: row.updatedAt.toISOString(),
-    })),
+    data: items.map(publicProduct),
     meta: {
       pagination: {
         page,
