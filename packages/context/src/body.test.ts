@@ -1,10 +1,11 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
+import Fastify from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { makeApp } from '../test/app.js'
-import { handle } from './index.js'
+import { handle, type WeftContextOptions } from './index.js'
 
-async function post(payload: Buffer | string, headers: Record<string, string>, immutable = false) {
-  const app = await makeApp({ immutable })
+async function post(payload: Buffer | string, headers: Record<string, string>, options: WeftContextOptions = {}) {
+  const app = await makeApp(options)
   app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_r, body, done) => done(null, body))
   app.post(
     '/',
@@ -36,9 +37,22 @@ describe('body and bodyRaw', () => {
     expect(res.json().raw).toBe(packed.toString('base64'))
   })
 
-  it('undoes stacked codings last to first', async () => {
+  it('decodes the brotli alias of br, as Fiber does', async () => {
+    const packed = brotliCompressSync(Buffer.from('hello br'))
+    const res = await post(packed, { 'content-type': 'application/octet-stream', 'content-encoding': 'brotli' })
+    expect(res.json().body).toBe('hello br')
+  })
+
+  it.each(['compress', 'x-compress'])('answers 501 for the %s coding, as Fiber does', async (coding) => {
+    const res = await post('x', { 'content-type': 'application/octet-stream', 'content-encoding': coding })
+    expect(res.statusCode).toBe(501)
+    expect(res.json().code).toBe('WEFT_ENCODING_NOT_IMPLEMENTED')
+  })
+
+  it('undoes stacked codings last to first when maxContentCodings allows them', async () => {
     const packed = gzipSync(deflateSync(Buffer.from('twice')))
-    const res = await post(packed, { 'content-type': 'application/octet-stream', 'content-encoding': 'deflate, gzip' })
+    const headers = { 'content-type': 'application/octet-stream', 'content-encoding': 'deflate, gzip' }
+    const res = await post(packed, headers, { maxContentCodings: 2 })
     expect(res.json().body).toBe('twice')
   })
 
@@ -77,5 +91,96 @@ describe('body and bodyRaw', () => {
       headers: { 'content-type': 'application/json' },
     })
     expect(res.body).toBe('{"a":1}')
+  })
+})
+
+describe('body() decoding limits (decompression bombs)', () => {
+  const octets = { 'content-type': 'application/octet-stream' }
+  // 980-odd bytes that inflate to 64 MiB through two gzip layers
+  const bomb = gzipSync(gzipSync(Buffer.alloc(64 * 1024 * 1024)), { level: 9 })
+
+  it('refuses more than one stacked coding with a 415 unless configured', async () => {
+    const res = await post(bomb, { ...octets, 'content-encoding': 'gzip, gzip' })
+    expect(res.statusCode).toBe(415)
+    expect(res.json().code).toBe('WEFT_STACKED_ENCODING')
+  })
+
+  it('answers 413 when the decoded body exceeds the route bodyLimit (the default decode limit)', async () => {
+    const res = await post(bomb, { ...octets, 'content-encoding': 'gzip, gzip' }, { maxContentCodings: 2 })
+    expect(res.statusCode).toBe(413)
+    expect(res.json().code).toBe('WEFT_BODY_TOO_LARGE')
+  })
+
+  it('uses the bodyLimit of the route as the decode limit', async () => {
+    const app = await makeApp()
+    app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_r, b, done) => done(null, b))
+    app.post(
+      '/small',
+      { bodyLimit: 1000 },
+      handle((c) => c.json(c.body().length)),
+    )
+    app.post(
+      '/large',
+      { bodyLimit: 5000 },
+      handle((c) => c.json(c.body().length)),
+    )
+    const payload = gzipSync(Buffer.alloc(4000, 'a'))
+    const headers = { ...octets, 'content-encoding': 'gzip' }
+    const small = await app.inject({ method: 'POST', url: '/small', payload, headers })
+    expect(small.statusCode).toBe(413)
+    const large = await app.inject({ method: 'POST', url: '/large', payload, headers })
+    expect(large.json()).toBe(4000)
+  })
+
+  it('honours the bodyDecodeLimit option', async () => {
+    const payload = gzipSync(Buffer.alloc(4000, 'a'))
+    const headers = { ...octets, 'content-encoding': 'gzip' }
+    expect((await post(payload, headers, { bodyDecodeLimit: 3999 })).statusCode).toBe(413)
+    expect((await post(payload, headers, { bodyDecodeLimit: 4000 })).statusCode).toBe(200)
+  })
+
+  it('applies the same limits when it decodes synchronously (no plugin: body from request.body)', async () => {
+    const app = Fastify()
+    app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_r, b, done) => done(null, b))
+    app.post(
+      '/',
+      { bodyLimit: 1000 },
+      handle((c) => c.json(c.body().length)),
+    )
+    const headers = { 'content-type': 'application/octet-stream', 'content-encoding': 'gzip' }
+    const big = await app.inject({ method: 'POST', url: '/', payload: gzipSync(Buffer.alloc(4000)), headers })
+    expect([big.statusCode, big.json().code]).toEqual([413, 'WEFT_BODY_TOO_LARGE'])
+    const small = await app.inject({ method: 'POST', url: '/', payload: gzipSync(Buffer.alloc(900)), headers })
+    expect(small.json()).toBe(900)
+    const stacked = { ...headers, 'content-encoding': 'gzip, gzip' }
+    const twice = await app.inject({
+      method: 'POST',
+      url: '/',
+      payload: gzipSync(gzipSync(Buffer.alloc(9))),
+      headers: stacked,
+    })
+    expect(twice.statusCode).toBe(415)
+  })
+
+  it('decodes a large body before the handler, so body() does not block the event loop', async () => {
+    const app = await makeApp({ bodyDecodeLimit: 64 * 1024 * 1024 })
+    app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_r, b, done) => done(null, b))
+    app.post(
+      '/',
+      handle((c) => {
+        const started = performance.now()
+        const length = c.body().length
+        c.json({ length, ms: performance.now() - started })
+      }),
+    )
+    const payload = gzipSync(Buffer.alloc(64 * 1024 * 1024, 'a'))
+    const res = await app.inject({
+      method: 'POST',
+      url: '/',
+      payload,
+      headers: { ...octets, 'content-encoding': 'gzip' },
+    })
+    expect(res.json().length).toBe(64 * 1024 * 1024)
+    expect(res.json().ms).toBeLessThan(5)
   })
 })

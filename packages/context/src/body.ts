@@ -1,47 +1,68 @@
 import { Transform } from 'node:stream'
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
 import type { FastifyReply, FastifyRequest, RequestPayload } from 'fastify'
+import { type DecodeLimits, decodeBody, decodeBodySync } from './body-decode.js'
 import type { CtxBase } from './ctx-base.js'
-import { BadEncodingError, UnsupportedEncodingError } from './errors.js'
-import { kRawBody, kReply } from './symbols.js'
+import type { ResolvedOptions } from './options.js'
+import { kDecodedBody, kRawBody, kReply } from './symbols.js'
 
-type Carrier = FastifyRequest & { [kRawBody]?: Buffer[]; [kReply]?: FastifyReply }
+/** Fastify's default `bodyLimit`, used when a request carries no route options. */
+const FASTIFY_BODY_LIMIT = 1024 * 1024
+
+type Decoded = { body: Buffer; error?: undefined } | { body?: undefined; error: Error }
+type Carrier = FastifyRequest & { [kRawBody]?: Buffer[]; [kReply]?: FastifyReply; [kDecodedBody]?: Decoded }
 
 /**
  * `preParsing` hook of the plugin: remembers the reply (so `request.ctx` can be created lazily)
  * and, for requests with a non-multipart body, keeps a copy of the raw bytes for `c.body()`.
  * Multipart bodies are left alone: `@weft/binding` reads that stream itself, when asked to.
  */
-export function capturePayload(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  payload: RequestPayload,
-  done: (err: Error | null, payload?: RequestPayload) => void,
-): void {
-  const carrier = request as Carrier
-  carrier[kReply] = reply
-  const headers = request.headers
-  const length = headers['content-length']
-  if ((length === undefined || length === '0') && headers['transfer-encoding'] === undefined) {
-    done(null, payload)
-    return
+export function capturePayloadWith(options: ResolvedOptions) {
+  return function capturePayload(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: RequestPayload,
+    done: (err: Error | null, payload?: RequestPayload) => void,
+  ): void {
+    const carrier = request as Carrier
+    carrier[kReply] = reply
+    const headers = request.headers
+    const length = headers['content-length']
+    if ((length === undefined || length === '0') && headers['transfer-encoding'] === undefined) {
+      done(null, payload)
+      return
+    }
+    const contentType = headers['content-type']
+    if (contentType !== undefined && contentType.slice(0, 10).toLowerCase() === 'multipart/') {
+      done(null, payload)
+      return
+    }
+    const chunks: Buffer[] = []
+    carrier[kRawBody] = chunks
+    const encoding = headers['content-encoding']
+    const tee = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        chunks.push(chunk)
+        callback(null, chunk)
+      },
+      // A coded body is decoded here, once it is complete and before Fastify sees its end, so
+      // the handler's synchronous `body()` finds it ready and the event loop never inflates.
+      flush(callback) {
+        if (encoding === undefined) return callback()
+        const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
+        decodeBody(raw, encoding, decodeLimits(request, options))
+          .then((decoded) => {
+            carrier[kDecodedBody] = { body: decoded }
+          })
+          .catch((error: Error) => {
+            carrier[kDecodedBody] = { error }
+          })
+          .finally(() => callback())
+      },
+    })
+    payload.on('error', (error) => tee.destroy(error as Error))
+    payload.pipe(tee)
+    done(null, tee as unknown as RequestPayload)
   }
-  const contentType = headers['content-type']
-  if (contentType !== undefined && contentType.slice(0, 10).toLowerCase() === 'multipart/') {
-    done(null, payload)
-    return
-  }
-  const chunks: Buffer[] = []
-  carrier[kRawBody] = chunks
-  const tee = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      chunks.push(chunk)
-      callback(null, chunk)
-    },
-  })
-  payload.on('error', (error) => tee.destroy(error as Error))
-  payload.pipe(tee)
-  done(null, tee as unknown as RequestPayload)
 }
 
 /** The raw request body as received (empty when there was none or it was multipart). */
@@ -55,33 +76,26 @@ export function bodyRaw(c: CtxBase): Buffer {
   return c._opts.immutable ? Buffer.from(raw) : raw
 }
 
-function decode(data: Buffer, coding: string): Buffer {
-  try {
-    switch (coding) {
-      case 'gzip':
-      case 'x-gzip':
-        return gunzipSync(data)
-      case 'deflate':
-        return inflateSync(data)
-      case 'br':
-        return brotliDecompressSync(data)
-      case 'identity':
-      case '':
-        return data
-    }
-  } catch {
-    throw new BadEncodingError(coding)
+/** The decode limits of a request: the `bodyDecodeLimit` option, else the route's `bodyLimit`. */
+function decodeLimits(request: FastifyRequest, options: ResolvedOptions): DecodeLimits {
+  return {
+    maxBytes: options.bodyDecodeLimit ?? request.routeOptions?.bodyLimit ?? FASTIFY_BODY_LIMIT,
+    maxCodings: options.maxContentCodings,
   }
-  throw new UnsupportedEncodingError(coding.slice(0, 32))
 }
 
-/** The request body decoded per Content-Encoding (codings undone last to first). */
+/**
+ * The request body decoded per Content-Encoding (codings undone last to first), at most the
+ * decode limit (413 beyond), at most `maxContentCodings` stacked codings (415 beyond).
+ */
 export function body(c: CtxBase): Buffer {
+  const decoded = (c._req as Carrier)[kDecodedBody]
+  if (decoded !== undefined) {
+    if (decoded.error !== undefined) throw decoded.error
+    return c._opts.immutable ? Buffer.from(decoded.body) : decoded.body
+  }
   const raw = bodyRaw(c)
   const header = c._req.headers['content-encoding']
   if (header === undefined || raw.length === 0) return raw
-  const codings = header.toLowerCase().split(',')
-  let data = raw
-  for (let i = codings.length - 1; i >= 0; i--) data = decode(data, (codings[i] as string).trim())
-  return data
+  return decodeBodySync(raw, header, decodeLimits(c._req, c._opts))
 }

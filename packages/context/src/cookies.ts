@@ -27,8 +27,11 @@ export interface Cookie {
   sessionOnly?: boolean
 }
 
-/** Options that identify a cookie to clear (the ones it was set with). */
-export type ClearCookieOptions = Omit<Cookie, 'name' | 'value' | 'maxAge' | 'expires' | 'sessionOnly'>
+/**
+ * Options that identify a cookie to clear: the ones it was set with (`maxAge`, `expires` and
+ * `sessionOnly` may be passed along and are ignored, so the cookie really expires).
+ */
+export type ClearCookieOptions = Partial<Omit<Cookie, 'name' | 'value'>>
 
 type SameSite = 'lax' | 'strict' | 'none'
 
@@ -70,7 +73,9 @@ export function requestCookies(c: CtxBase): Record<string, string | undefined> {
 /** Expires the named cookies (all request cookies when none named), with `options` as set. */
 export function clearCookies(c: CtxBase, keys: string[], options: ClearCookieOptions = {}): void {
   const names = keys.length > 0 ? keys : Object.keys(requestCookies(c))
+  // a Max-Age or a later Expires from the set-time options would keep the cookie alive
+  const { maxAge: _maxAge, expires: _expires, sessionOnly: _sessionOnly, ...identity } = options
   for (const name of names) {
-    setCookie(c, { ...options, name, value: '', expires: new Date(0) })
+    setCookie(c, { ...identity, name, value: '', expires: new Date(0) })
   }
 }

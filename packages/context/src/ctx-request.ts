@@ -102,17 +102,17 @@ export class RequestCtx extends CtxBase {
     return range(this, size)
   }
 
-  /** Host name from the Host header, without port. */
+  /** Host name without port (first X-Forwarded-Host entry behind a trusted proxy); IPv6 keeps its brackets. */
   hostname(): string {
     return info.hostname(this)
   }
 
-  /** The client address (`proxyHeader` when configured). */
+  /** The client address: the whole `proxyHeader` value when configured (and the peer is trusted, if `trustProxy` is set). */
   ip(): string {
     return info.ip(this)
   }
 
-  /** Addresses of X-Forwarded-For. */
+  /** Addresses of X-Forwarded-For, split as Fiber splits them. */
   ips(): string[] {
     return info.ips(this)
   }
@@ -149,10 +149,10 @@ export class RequestCtx extends CtxBase {
 
   /** Protocol and host (`https://example.com:8443`). */
   baseURL(): string {
-    return `${info.protocol(this)}://${this._req.host}`
+    return `${info.protocol(this)}://${info.host(this)}`
   }
 
-  /** `'http'` or `'https'`. */
+  /** `'http'` or `'https'` (TLS, or the scheme headers Fiber reads from a trusted proxy). */
   protocol(): 'http' | 'https' {
     return info.protocol(this)
   }

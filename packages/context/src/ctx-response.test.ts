@@ -27,6 +27,63 @@ describe('status and sendStatus', () => {
   })
 })
 
+describe('statuses without a body', () => {
+  it.each([204, 205, 304])('sendStatus(%d) sends no body and no Content-Type', async (code) => {
+    const res = await respond((c) => c.sendStatus(code))
+    expect(res.statusCode).toBe(code)
+    expect(res.body).toBe('')
+    expect(res.headers['content-type']).toBeUndefined()
+    if (code !== 205) expect(res.headers['content-length']).toBeUndefined()
+    else expect(res.headers['content-length'] ?? '0').toBe('0')
+  })
+
+  it.each([204, 205, 304])('a body set before sendStatus(%d) is dropped', async (code) => {
+    const res = await respond((c) => c.sendString('hello').sendStatus(code))
+    expect(res.body).toBe('')
+    expect(res.headers['content-length'] ?? '0').toBe('0')
+  })
+
+  it.each([
+    ['sendString', (c: Ctx) => c.status(205).sendString('hello')],
+    ['json', (c: Ctx) => c.status(204).json({ a: 1 })],
+    ['write', (c: Ctx) => c.status(304).write(Buffer.from('x'))],
+    ['sendStream', (c: Ctx) => c.status(205).sendStream(Readable.from(['x']))],
+  ])('%s() on a status without content sends no body', async (_op, write) => {
+    const res = await respond(write)
+    expect(res.body).toBe('')
+    expect(res.headers['content-length'] ?? '0').toBe('0')
+  })
+
+  it('sendStatus() on a code without a reason phrase (299) sends an empty body', async () => {
+    const res = await respond((c) => c.sendStatus(299))
+    expect([res.statusCode, res.body]).toEqual([299, ''])
+    expect(res.headers['content-length'] ?? '0').toBe('0')
+  })
+
+  it.each([
+    [413, 'Request Entity Too Large'],
+    [416, 'Requested Range Not Satisfiable'],
+    [418, "I'm a teapot"],
+  ])("sendStatus(%d) uses Fiber's reason phrase %j", async (code, text) => {
+    expect((await respond((c) => c.sendStatus(code))).body).toBe(text)
+  })
+
+  it.each([200.5, Number.NaN, 99, 600, '200' as unknown as number])(
+    'status(%j) is refused with a 500 WEFT_INVALID_STATUS',
+    async (code) => {
+      for (const write of [
+        (c: Ctx) => c.status(code).sendString('x'),
+        (c: Ctx) => c.sendStatus(code),
+        (c: Ctx) => c.redirect('/x', code),
+      ]) {
+        const res = await respond(write)
+        expect(res.statusCode).toBe(500)
+        expect(res.json().code).toBe('WEFT_INVALID_STATUS')
+      }
+    },
+  )
+})
+
 describe('json, jsonp, xml', () => {
   it('sends JSON with a default or given Content-Type', async () => {
     const res = await respond((c) => c.json({ a: 1 }))
@@ -47,13 +104,54 @@ describe('json, jsonp, xml', () => {
     ['cb', 'cb'],
     ['jQuery.fn[0]', 'jQuery.fn[0]'],
     ['$app.on_data', '$app.on_data'],
-    ['alert(1)//', 'callback'],
-    ['a;b', 'callback'],
-    ['1abc', 'callback'],
     ['', 'callback'],
-  ])('sanitises the callback %j to %s', async (name, expected) => {
+  ])('keeps the callback %j as %s', async (name, expected) => {
     const res = await respond((c) => c.jsonp(1, name))
     expect(res.body).toBe(`/**/ typeof ${expected} === 'function' && ${expected}(1);`)
+  })
+
+  it.each([
+    ['foo;bar()', 'foobar'],
+    ['alert(1)//', 'alert1'],
+    ['cb<script>', 'cbscript'],
+    ['callbacks[123]', 'callbacks[123]'],
+    ['a.b c', 'a.bc'],
+    ['a\u2028b', 'ab'],
+  ])('jsonp() strips characters outside [A-Za-z0-9_$.[]] from %j, giving %s', async (name, expected) => {
+    const res = await respond((c) => c.jsonp(1, name))
+    expect(res.body).toBe(`/**/ typeof ${expected} === 'function' && ${expected}(1);`)
+  })
+
+  it.each(['if', 'function', 'new', 'typeof', 'this', 'null', 'true', 'default.x', 'a[if]', '();', '1abc', 'a..b'])(
+    'jsonp() falls back to callback for %j (reserved word, empty or not an expression)',
+    async (name) => {
+      const res = await respond((c) => c.jsonp(1, name))
+      expect(res.body).toBe(`/**/ typeof callback === 'function' && callback(1);`)
+    },
+  )
+
+  it('jsonp() allows reserved words as property names', async () => {
+    const res = await respond((c) => c.jsonp(1, 'app.default'))
+    expect(res.body).toBe(`/**/ typeof app.default === 'function' && app.default(1);`)
+  })
+
+  it.each([
+    [{ 'a><script>alert(1)</script><b': 1 }],
+    [{ root: { 'bad name': 1 } }],
+    [{ root: { '@_x="1" onload': 'y' } }],
+    [{ root: [{ ok: 1 }, { '1starts-with-digit': 2 }] }],
+    [{ '': 1 }],
+  ])('xml() refuses keys that are not XML Names with a 400 (%j)', async (data) => {
+    const res = await respond((c) => c.xml(data))
+    expect(res.statusCode).toBe(400)
+    expect(res.json().code).toBe('WEFT_INVALID_XML_NAME')
+    expect(res.body).not.toContain('<script>')
+  })
+
+  it('xml() accepts XML Names with namespaces, dots, dashes and non-ASCII letters', async () => {
+    const res = await respond((c) => c.xml({ 'ns:doc': { 'a.b-c_d': 1, élément: 2, '@_xml:lang': 'fr' } }))
+    expect(res.statusCode).toBe(200)
+    expect(res.body).toBe('<ns:doc xml:lang="fr"><a.b-c_d>1</a.b-c_d><élément>2</élément></ns:doc>')
   })
 
   it('sends XML', async () => {
@@ -129,6 +227,23 @@ describe('cookie and clearCookie', () => {
   it('expires named cookies with the given path and domain', async () => {
     const res = await respond((c) => c.clearCookie('sid', { path: '/app', domain: 'example.com' }).sendString(''))
     expect(res.headers['set-cookie']).toBe('sid=; Domain=example.com; Path=/app; Expires=Thu, 01 Jan 1970 00:00:00 GMT')
+  })
+
+  it('clearCookie() given the options the cookie was set with drops maxAge and expires', async () => {
+    const options = {
+      path: '/app',
+      domain: 'example.com',
+      maxAge: 1000,
+      expires: new Date('2030-01-01T00:00:00Z'),
+      secure: true,
+      httpOnly: true,
+      sameSite: 'Lax',
+      sessionOnly: false,
+    }
+    const res = await respond((c) => c.clearCookie('sid', options).sendString(''))
+    expect(res.headers['set-cookie']).toBe(
+      'sid=; Domain=example.com; Path=/app; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax',
+    )
   })
 
   it('expires every request cookie when none is named', async () => {

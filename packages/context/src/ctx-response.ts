@@ -1,31 +1,36 @@
-import { STATUS_CODES } from 'node:http'
 import type { Readable } from 'node:stream'
 import { format as formatString } from 'node:util'
 import { setAttachment, setType } from './content-type.js'
 import { type ClearCookieOptions, type Cookie, clearCookies, setCookie } from './cookies.js'
 import { RequestCtx } from './ctx-request.js'
 import { NoViewsError } from './errors.js'
-import { addLinks, addVary, appendHeader, encodeLocation, respHeader, respHeaders, setHeader } from './headers.js'
+import { addLinks, addVary, appendHeader, respHeader, respHeaders, setHeader } from './headers.js'
+import { encodeLocation } from './location.js'
 import { redirect, sameOriginReferer } from './redirect.js'
 import { type RouteURLParams, routeURL } from './routes.js'
-import { sendFile } from './send-file.js'
+import { decodePath, sendFile } from './send-file.js'
 import { toHTMLParagraph, toJSON, toJSONP, toText, toXML } from './serializers.js'
+import { checkStatus, statusForbidsBody, statusText } from './status.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 const FORMAT_OFFERS = ['text/plain', 'text/html', 'application/json']
 
 /** `Ctx` operations that write the response (seed section E, "Response writing"). Nothing is sent before the chain ends. */
 export class ResponseCtx extends RequestCtx {
-  /** Sets the status code. */
+  /** Sets the status code (an integer from 100 to 599; anything else is a 500 `WEFT_INVALID_STATUS`). */
   status(code: number): this {
-    this._res.code(code)
+    this._res.code(checkStatus(code))
     return this
   }
 
-  /** Sets the status; the body becomes its status text when no body was set. */
+  /**
+   * Sets the status; when no body was set, the body becomes its reason phrase (none for codes
+   * without one, like 299). 1xx, 204, 205 and 304 responses are sent without a body.
+   */
   sendStatus(code: number): this {
-    this._res.code(code)
-    if (this._body === undefined && this._chunks === undefined) this._body = STATUS_CODES[code] ?? String(code)
+    this._res.code(checkStatus(code))
+    if (statusForbidsBody(code)) return this.setBody('')
+    if (this._body === undefined && this._chunks === undefined) this._body = statusText(code)
     return this
   }
 
@@ -135,8 +140,10 @@ export class ResponseCtx extends RequestCtx {
 
   /** Sends a file as an attachment named `filename` (default: the path's base name). */
   async download(path: string, filename?: string): Promise<void> {
-    setAttachment(this, filename ?? decodeURIComponent(path))
+    const name = filename ?? decodePath(path)
     await this.sendFile(path)
+    // set once the file is found, so an error response is never offered as a download
+    setAttachment(this, name)
   }
 
   /** Redirects to `location` (302 by default). */

@@ -31,10 +31,38 @@ export const InvalidHeaderError = createError<[string]>(
   400,
 )
 
+/** A redirect target cannot be emitted so that browsers go where it points (see `encodeLocation`). */
+export const InvalidRedirectError = createError(
+  'WEFT_INVALID_REDIRECT',
+  'Redirect location cannot be encoded without changing where browsers send it',
+  400,
+)
+
 /** The request body uses a Content-Encoding `body()` cannot decode. */
 export const UnsupportedEncodingError = createError<[string]>(
   'WEFT_UNSUPPORTED_ENCODING',
   "Content-Encoding '%s' is not supported",
+  415,
+)
+
+/** The request body decodes to more bytes than the decode limit (route `bodyLimit` by default). */
+export const DecodedBodyTooLargeError = createError<[number]>(
+  'WEFT_BODY_TOO_LARGE',
+  'Decoded request body exceeds the limit of %d bytes',
+  413,
+)
+
+/** The request body uses a registered coding zlib cannot undo (`compress`), as Fiber answers it. */
+export const EncodingNotImplementedError = createError<[string]>(
+  'WEFT_ENCODING_NOT_IMPLEMENTED',
+  "Content-Encoding '%s' is not implemented",
+  501,
+)
+
+/** The request body carries more stacked Content-Encodings than `maxContentCodings` allows. */
+export const StackedEncodingError = createError<[number, number]>(
+  'WEFT_STACKED_ENCODING',
+  'Request body has %d stacked content codings; at most %d allowed',
   415,
 )
 
@@ -49,6 +77,13 @@ export const RouteParamMissingError = createError<[string, string]>(
   'WEFT_ROUTE_PARAM_MISSING',
   "Route '%s' needs a value for parameter '%s'",
   500,
+)
+
+/** A value for `getRouteURL`/`redirectToRoute` would make the URL leave the route (`//host`, `..`). */
+export const InvalidRouteParamError = createError<[string]>(
+  'WEFT_INVALID_ROUTE_PARAM',
+  "A parameter value for route '%s' would make its URL point elsewhere ('//' or a '.'/'..' segment)",
+  400,
 )
 
 /** `restartRouting()` ran more times than allowed for one request. */
@@ -68,8 +103,33 @@ export const ForbiddenPathError = createError<[string]>(
   403,
 )
 
+/** `sendFile`/`download` got a path with a malformed percent escape (`%zz`). */
+export const InvalidPathError = createError<[string]>(
+  'WEFT_INVALID_PATH',
+  "Path '%s' has a malformed percent escape",
+  400,
+)
+
 /** `sendFile`/`download` found no file. */
 export const FileNotFoundError = createError<[string]>('WEFT_FILE_NOT_FOUND', "File '%s' not found", 404)
+
+/**
+ * `xml()` got a key that is not an XML Name. A 400: such keys come from client data in practice
+ * (server-written keys are constants and fail in development), and the response is refused
+ * rather than emitted with injected markup.
+ */
+export const InvalidXmlNameError = createError<[string]>(
+  'WEFT_INVALID_XML_NAME',
+  "'%s' is not a valid XML element or attribute name",
+  400,
+)
+
+/** `status()`/`sendStatus()` got something that is not an integer status code from 100 to 599. */
+export const InvalidStatusError = createError<[string]>(
+  'WEFT_INVALID_STATUS',
+  "Status code '%s' is not an integer from 100 to 599",
+  500,
+)
 
 /** `render` was called but the plugin has no `views` engine. */
 export const NoViewsError = createError('WEFT_NO_VIEWS', 'render() needs the `views` option of weftContext', 500)

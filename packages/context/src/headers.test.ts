@@ -62,6 +62,45 @@ describe('links', () => {
   })
 })
 
+describe('links edge cases', () => {
+  it.each([
+    ['a last URL without a rel is added as <url>', ['/a', 'next', '/b'], '</a>; rel="next",</b>'],
+    ['a single URL', ['/only'], '</only>'],
+    ['a rel with quotes and backslashes is a valid quoted string', ['/a', 'a"b\\c'], '</a>; rel="a\\"b\\\\c"'],
+    ['a rel with commas and semicolons stays inside its quotes', ['/a', 'x, y; z'], '</a>; rel="x, y; z"'],
+  ])('%s', async (_rule, args, expected) => {
+    const res = await respond((c) => c.links(...args).sendString(''))
+    expect(res.headers.link).toBe(expected)
+  })
+})
+
+describe('Set-Cookie through set and append', () => {
+  it('append() adds each cookie as its own header line, never folded, never repeated', async () => {
+    const res = await respond((c) => {
+      c.cookie({ name: 'a', value: '1' })
+      c.append('Set-Cookie', 'b=2; Path=/', 'c=3')
+      c.append('set-cookie', 'd=4, e=5')
+      c.append('Set-Cookie', 'b=2; Path=/')
+      c.sendString('')
+    })
+    expect(res.headers['set-cookie']).toEqual(['a=1', 'b=2; Path=/', 'c=3', 'd=4, e=5'])
+  })
+
+  it('set() replaces earlier Set-Cookie lines', async () => {
+    const res = await respond((c) => {
+      c.cookie({ name: 'a', value: '1' }).append('Set-Cookie', 'b=2')
+      c.set('Set-Cookie', 'c=3').sendString('')
+    })
+    expect(res.headers['set-cookie']).toBe('c=3')
+  })
+
+  it('append() refuses a cookie with CR/LF', async () => {
+    const res = await respond((c) => c.append('Set-Cookie', 'a=1\r\nX-Evil: 1').sendString(''))
+    expect(res.statusCode).toBe(400)
+    expect(res.headers['x-evil']).toBeUndefined()
+  })
+})
+
 describe('header splitting', () => {
   it.each([
     ['set value', (c: Ctx) => c.set('X-A', 'ok\r\nSet-Cookie: evil=1')],
@@ -102,10 +141,30 @@ describe('type and attachment', () => {
     ['png', undefined, 'image/png'],
     ['txt', 'iso-8859-1', 'text/plain; charset=iso-8859-1'],
     ['nosuchext', undefined, 'application/octet-stream'],
+    ['msgpack', undefined, 'application/vnd.msgpack'],
+    ['.cbor', undefined, 'application/cbor'],
   ])('type(%s, %s) → %s', async (ext, charset, expected) => {
     const res = await respond((c) => c.type(ext, charset).sendString('x'))
     expect(res.headers['content-type']).toBe(expected)
   })
+
+  it.each(['utf-8\r\nSet-Cookie: a=1', 'utf-8\nx', 'a\u0000'])(
+    'type() refuses a charset with CR/LF or controls (%j) with a 400 WEFT_INVALID_HEADER',
+    async (charset) => {
+      const res = await respond((c) => c.type('txt', charset).sendString('x'))
+      expect(res.statusCode).toBe(400)
+      expect(res.json().code).toBe('WEFT_INVALID_HEADER')
+      expect(res.headers['set-cookie']).toBeUndefined()
+    },
+  )
+
+  it.each(['/', '.', '..', 'dir/..', '\u0001\u0002', '/tmp/.'])(
+    'attachment(%j): a name that sanitises to nothing or a dot falls back to download',
+    async (name) => {
+      const res = await respond((c) => c.attachment(name).sendString('x'))
+      expect(res.headers['content-disposition']).toBe('attachment; filename="download"')
+    },
+  )
 
   it('sets a bare attachment', async () => {
     const res = await respond((c) => c.attachment().sendString('x'))

@@ -22,10 +22,29 @@ export function checkHeader(name: string, value: string): void {
   if (hasControlChars(value)) throw new InvalidHeaderError(name)
 }
 
-/** Sets a response header after checking it. */
+/**
+ * Sets a response header after checking it; it replaces earlier values, Set-Cookie included
+ * (Fastify's `reply.header()` would add another Set-Cookie line).
+ */
 export function setHeader(c: CtxBase, name: string, value: string): void {
   checkHeader(name, value)
+  if (name.toLowerCase() === 'set-cookie') c._res.removeHeader('set-cookie')
   c._res.header(name, value)
+}
+
+/** Adds each cookie as its own Set-Cookie line: cookies are never folded with commas. */
+function appendSetCookie(c: CtxBase, values: string[]): void {
+  const existing = c._res.getHeader('set-cookie')
+  const seen = new Set(
+    existing === undefined ? [] : Array.isArray(existing) ? existing.map(String) : [String(existing)],
+  )
+  for (const value of values) {
+    checkHeader('Set-Cookie', value)
+    const v = value.trim()
+    if (v === '' || seen.has(v)) continue
+    seen.add(v)
+    c._res.header('set-cookie', v) // Fastify adds a line for every Set-Cookie value
+  }
 }
 
 function current(c: CtxBase, name: string): string {
@@ -36,6 +55,11 @@ function current(c: CtxBase, name: string): string {
 
 /** Appends values to a comma-separated response header, skipping values already present. */
 export function appendHeader(c: CtxBase, name: string, values: string[]): void {
+  if (name.toLowerCase() === 'set-cookie') {
+    appendSetCookie(c, values)
+    return
+  }
+  checkHeader(name, '')
   let header = current(c, name)
   const seen = new Set(header === '' ? [] : header.split(',').map((s) => s.trim()))
   for (const value of values) {
@@ -62,26 +86,27 @@ export function addVary(c: CtxBase, fields: string[]): void {
   if (header !== '') c._res.header('vary', header)
 }
 
-/** Appends `<url>; rel="rel"` entries, joined by `,`, to the Link header. */
+/**
+ * Appends `<url>; rel="rel"` entries, joined by `,`, to the Link header. The rel is a quoted
+ * string (`"` and `\` escaped); a last URL without a rel is added as `<url>`, as Fiber does.
+ */
 export function addLinks(c: CtxBase, pairs: string[]): void {
   const parts: string[] = []
-  for (let i = 0; i + 1 < pairs.length; i += 2) {
+  for (let i = 0; i < pairs.length; i += 2) {
     const url = pairs[i] as string
-    const rel = pairs[i + 1] as string
     checkHeader('Link', url)
-    checkHeader('Link', rel)
     const safeUrl = url.replace(/[<>]/g, encodeURIComponent)
+    if (i + 1 === pairs.length) {
+      parts.push(`<${safeUrl}>`)
+      break
+    }
+    const rel = pairs[i + 1] as string
+    checkHeader('Link', rel)
     parts.push(`<${safeUrl}>; rel="${rel.replace(/["\\]/g, '\\$&')}"`)
   }
   if (parts.length === 0) return
   const existing = current(c, 'link')
   c._res.header('link', existing === '' ? parts.join(',') : `${existing},${parts.join(',')}`)
-}
-
-/** Percent-encodes what is not allowed in a URL (spaces, non-ASCII), leaving existing escapes. */
-export function encodeLocation(location: string): string {
-  checkHeader('Location', location)
-  return location.replace(/%(?![0-9A-Fa-f]{2})|[^\x21-\x7e]|["<>\\^`{|}]/g, (ch) => encodeURIComponent(ch))
 }
 
 /** A response header (case-insensitive), several values joined with `, `; `def` when absent. */

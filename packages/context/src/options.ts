@@ -1,3 +1,5 @@
+import type { NO_TRUST, TrustFn } from './proxy-trust.js'
+
 /**
  * A template engine for `c.render()`.
  *
@@ -58,6 +60,13 @@ export interface WeftContextOptions {
   root?: string
   /** How often one request may call `c.restartRouting()` before it fails (default 10). */
   maxRestarts?: number
+  /**
+   * Most bytes `c.body()` may decode a coded (gzip, deflate, br) body to; beyond it `c.body()`
+   * throws a 413 `WEFT_BODY_TOO_LARGE`. Default: the route's `bodyLimit`.
+   */
+  bodyDecodeLimit?: number
+  /** How many stacked Content-Encodings (`gzip, gzip`) `c.body()` undoes (default 1; more: 415). */
+  maxContentCodings?: number
 }
 
 /** Options with their defaults filled in. */
@@ -69,6 +78,10 @@ export interface ResolvedOptions {
   storage: Storage | undefined
   root: string
   maxRestarts: number
+  bodyDecodeLimit: number | undefined
+  maxContentCodings: number
+  /** The app's `trustProxy`, compiled when the plugin is registered (`undefined`: not known). */
+  trust: TrustFn | typeof NO_TRUST | undefined
 }
 
 /** Fills in the defaults of the plugin options. */
@@ -81,6 +94,9 @@ export function resolveOptions(options: WeftContextOptions = {}): ResolvedOption
     storage: options.storage,
     root: options.root ?? process.cwd(),
     maxRestarts: options.maxRestarts ?? 10,
+    bodyDecodeLimit: options.bodyDecodeLimit,
+    maxContentCodings: options.maxContentCodings ?? 1,
+    trust: undefined,
   }
 }
 

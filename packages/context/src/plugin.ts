@@ -1,11 +1,12 @@
 import { weftBinding } from '@weft/binding'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { capturePayload } from './body.js'
+import { capturePayloadWith } from './body.js'
 import type { Ctx } from './ctx.js'
 import { CtxUnavailableError } from './errors.js'
 import { ctx } from './handle.js'
 import { resolveOptions, type WeftContextOptions } from './options.js'
+import { compileTrust } from './proxy-trust.js'
 import { RouteTable } from './routes.js'
 import { kCtx, kOptions, kReply, kRoutes } from './symbols.js'
 
@@ -34,13 +35,15 @@ function getCtx(this: Carrier): Ctx {
 
 async function plugin(fastify: FastifyInstance, options: WeftContextOptions): Promise<void> {
   const table = new RouteTable(fastify)
-  fastify.decorate(kOptions, resolveOptions(options))
+  const resolved = resolveOptions(options)
+  resolved.trust = compileTrust(fastify)
+  fastify.decorate(kOptions, resolved)
   fastify.decorate(kRoutes, table)
   fastify.decorateRequest(kCtx, undefined)
   fastify.decorateRequest(kReply, undefined)
   fastify.decorateRequest('ctx', { getter: getCtx })
   fastify.addHook('onRoute', (route) => table.add(route))
-  fastify.addHook('preParsing', capturePayload)
+  fastify.addHook('preParsing', capturePayloadWith(resolved))
   if (!fastify.hasPlugin('@weft/binding')) {
     const bindingOptions: Record<string, unknown> = {}
     if (options.enableSplittingOnParsers !== undefined) {

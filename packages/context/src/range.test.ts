@@ -35,7 +35,7 @@ describe('range', () => {
     expect(res.json()).toEqual({ type: 'bytes', ranges })
   })
 
-  it.each(['bytes=abc', 'bytes=5-1', 'bytes=0-10,x', 'bytes=-', 'bytes', '', 'bytes=1-2-3', 'bytes=0-1,'])(
+  it.each(['bytes=abc', 'bytes=5-1', 'bytes=0-10,x', 'bytes=-', 'bytes', '', 'bytes=1-2-3', 'bytes=,', 'bytes= , '])(
     'answers 400 WEFT_RANGE_MALFORMED for %j',
     async (header) => {
       const res = await rangeOf(header)
@@ -43,6 +43,23 @@ describe('range', () => {
       expect(res.json().code).toBe('WEFT_RANGE_MALFORMED')
     },
   )
+
+  it.each([
+    ['bytes=,0-5', [{ start: 0, end: 5 }]],
+    ['bytes= , 0-10', [{ start: 0, end: 10 }]],
+    ['bytes=0-1,', [{ start: 0, end: 1 }]],
+    [
+      'bytes=0-1,,\t,5-6',
+      [
+        { start: 0, end: 1 },
+        { start: 5, end: 6 },
+      ],
+    ],
+  ])('ignores empty list elements in %j', async (header, ranges) => {
+    const res = await rangeOf(header)
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toEqual({ type: 'bytes', ranges })
+  })
 
   it('answers 400 WEFT_RANGE_MALFORMED when the header is missing', async () => {
     expect((await rangeOf(undefined)).json().code).toBe('WEFT_RANGE_MALFORMED')

@@ -26,8 +26,12 @@ export function parseRange(header: string, size: number): Range {
   if (eq === -1) throw new RangeMalformedError()
   const unit = header.slice(0, eq).trim()
   if (unit.toLowerCase() !== 'bytes') throw new RangeUnitError(unit.slice(0, 32))
-  const specs = header.slice(eq + 1).split(',')
-  if (specs.length > MAX_RANGES) throw new RangeMalformedError()
+  // empty list elements (`bytes=,0-5`, `bytes= , 0-10`) are ignored, as RFC 9110 5.6.1.2 asks
+  const specs = header
+    .slice(eq + 1)
+    .split(',')
+    .filter((spec) => spec.trim() !== '')
+  if (specs.length === 0 || specs.length > MAX_RANGES) throw new RangeMalformedError()
   const ranges: Range['ranges'] = []
   for (const spec of specs) {
     const m = SPEC.exec(spec)

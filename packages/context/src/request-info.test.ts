@@ -18,7 +18,7 @@ async function run(
   },
   read: (c: Ctx) => unknown,
   options: WeftContextOptions = {},
-  trustProxy = false,
+  trustProxy: boolean | string = false,
 ): Promise<unknown> {
   const app = await makeApp(options, { trustProxy })
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body))
@@ -49,6 +49,55 @@ describe('hostname, baseURL, protocol, secure', () => {
   })
 })
 
+describe('hostname, protocol, secure behind trusted proxies (Fiber rules)', () => {
+  const read = (c: Ctx) => [c.hostname(), c.protocol(), c.secure(), c.baseURL()]
+  it.each([
+    [
+      'the first X-Forwarded-Host / -Proto entry, trimmed',
+      { 'x-forwarded-host': ' a.example , b.example', 'x-forwarded-proto': ' https , http' },
+      ['a.example', 'https', true, 'https://a.example'],
+    ],
+    [
+      'empty entries are skipped',
+      { 'x-forwarded-host': ', ,a.example:8443', 'x-forwarded-proto': ',https' },
+      ['a.example', 'https', true, 'https://a.example:8443'],
+    ],
+    ['X-Forwarded-Protocol is read', { host: 'h', 'x-forwarded-protocol': 'https' }, ['h', 'https', true, 'https://h']],
+    ['X-Forwarded-Ssl: on means https', { host: 'h', 'x-forwarded-ssl': 'on' }, ['h', 'https', true, 'https://h']],
+    ['X-Forwarded-Ssl: off is not https', { host: 'h', 'x-forwarded-ssl': 'off' }, ['h', 'http', false, 'http://h']],
+    ['X-Url-Scheme is read', { host: 'h', 'x-url-scheme': 'https' }, ['h', 'https', true, 'https://h']],
+    ['an IPv6 host keeps its brackets', { host: '[::1]:3000' }, ['[::1]', 'http', false, 'http://[::1]:3000']],
+    [
+      'an IPv6 host with a zone keeps its brackets',
+      { 'x-forwarded-host': '[fe80::1%lo0]:8080' },
+      ['[fe80::1%lo0]', 'http', false, 'http://[fe80::1%lo0]:8080'],
+    ],
+  ])('%s', async (_rule, headers, expected) => {
+    expect(await run({ headers: { host: 'internal', ...headers } }, read, {}, true)).toEqual(expected)
+  })
+
+  it('ignores every forwarded header from a peer trustProxy does not trust', async () => {
+    const headers = {
+      host: 'internal',
+      'x-forwarded-host': 'evil.example',
+      'x-forwarded-proto': 'https',
+      'x-url-scheme': 'https',
+    }
+    expect(await run({ headers, remoteAddress: '192.0.2.1' }, read, {}, '10.0.0.0/8')).toEqual([
+      'internal',
+      'http',
+      false,
+      'http://internal',
+    ])
+    expect(await run({ headers, remoteAddress: '10.1.1.1' }, read, {}, '10.0.0.0/8')).toEqual([
+      'evil.example',
+      'https',
+      true,
+      'https://evil.example',
+    ])
+  })
+})
+
 describe('subdomains', () => {
   it.each([
     ['tobi.ferrets.example.com', undefined, ['tobi', 'ferrets']],
@@ -60,6 +109,16 @@ describe('subdomains', () => {
     ['127.0.0.1', undefined, []],
     ['[::1]:3000', undefined, []],
   ])('%s (offset %s) → %j', async (host, offset, expected) => {
+    expect(await run({ headers: { host } }, (c) => c.subdomains(offset))).toEqual(expected)
+  })
+
+  it.each([
+    ['a negative offset gives []', 'tobi.ferrets.example.com', -1, []],
+    ['an offset as large as the label count gives []', 'tobi.ferrets.example.com', 4, []],
+    ['a larger offset gives []', 'tobi.ferrets.example.com', 10, []],
+    ['offset 0 gives every label', 'tobi.ferrets.example.com', 0, ['tobi', 'ferrets', 'example', 'com']],
+    ['IDN labels are returned in Unicode', 'xn--mnchen-3ya.xn--bcher-kva.example.com', 2, ['münchen', 'bücher']],
+  ])('%s', async (_rule, host, offset, expected) => {
     expect(await run({ headers: { host } }, (c) => c.subdomains(offset))).toEqual(expected)
   })
 
@@ -90,6 +149,33 @@ describe('ip, ips, isFromLocal', () => {
     expect(await run({}, (c) => c.ips())).toEqual([])
   })
 
+  it.each([
+    ['the whole value of the configured header, as Fiber returns it', '203.0.113.9, 10.0.0.1', '203.0.113.9, 10.0.0.1'],
+    ['an invalid value as sent', 'not-an-ip', 'not-an-ip'],
+    ['an empty header value as empty', '', ''],
+  ])('ip() with proxyHeader: %s', async (_rule, value, expected) => {
+    const read = (c: Ctx) => c.ip()
+    expect(await run({ headers: { 'x-real-ip': value } }, read, { proxyHeader: 'X-Real-IP' })).toBe(expected)
+  })
+
+  it('ip() ignores proxyHeader from a remote address trustProxy does not trust', async () => {
+    const read = (c: Ctx) => c.ip()
+    const request = { headers: { 'x-real-ip': '203.0.113.9' }, remoteAddress: '192.0.2.7' }
+    expect(await run(request, read, { proxyHeader: 'X-Real-IP' }, '10.0.0.0/8')).toBe('192.0.2.7')
+    const trusted = { ...request, remoteAddress: '10.0.0.2' }
+    expect(await run(trusted, read, { proxyHeader: 'X-Real-IP' }, '10.0.0.0/8')).toBe('203.0.113.9')
+  })
+
+  it.each([
+    ['spaces are trimmed', ' 1.1.1.1 ,  2.2.2.2 ', ['1.1.1.1', '2.2.2.2']],
+    ['an entry of spaces is kept empty, as in Fiber', '1.1.1.1, ,2.2.2.2', ['1.1.1.1', '', '2.2.2.2']],
+    ['a doubled comma is skipped, as in Fiber', '1.1.1.1,,2.2.2.2', ['1.1.1.1', '2.2.2.2']],
+    ['a trailing comma adds nothing', '1.1.1.1,', ['1.1.1.1']],
+    ['an empty value gives []', '', []],
+  ])('ips(): %s', async (_rule, value, expected) => {
+    expect(await run({ headers: { 'x-forwarded-for': value } }, (c) => c.ips())).toEqual(expected)
+  })
+
   it('recognises loopback peers', async () => {
     expect(await run({ remoteAddress: '127.0.0.1' }, (c) => c.isFromLocal())).toBe(true)
     expect(await run({ remoteAddress: '::1' }, (c) => c.isFromLocal())).toBe(true)
@@ -111,6 +197,16 @@ describe('xhr, is, get, getReqHeaders', () => {
     ['text/*', 'text/csv', true],
     ['nosuchext', 'application/json', false],
   ])('is(%s) with %s → %s', async (ext, type, expected) => {
+    expect(await run({ method: 'POST', headers: { 'content-type': type }, payload: '{}' }, (c) => c.is(ext))).toBe(
+      expected,
+    )
+  })
+
+  it.each([
+    ['foo', 'application/octet-stream', true],
+    ['.bar', 'application/octet-stream', true],
+    ['foo', 'application/json', false],
+  ])('is(%s): an unknown extension stands for application/octet-stream (%s → %s)', async (ext, type, expected) => {
     expect(await run({ method: 'POST', headers: { 'content-type': type }, payload: '{}' }, (c) => c.is(ext))).toBe(
       expected,
     )
@@ -210,6 +306,13 @@ describe('fresh and stale', () => {
       false,
     ],
     ['no-cache', { 'if-none-match': '"abc"', 'cache-control': 'no-cache' }, { ETag: '"abc"' }, false],
+    ['NO-CACHE in any case', { 'if-none-match': '"abc"', 'cache-control': 'NO-CACHE' }, { ETag: '"abc"' }, false],
+    [
+      'No-Cache among other directives',
+      { 'if-none-match': '"abc"', 'cache-control': 'max-age=0, No-Cache' },
+      { ETag: '"abc"' },
+      false,
+    ],
     ['no conditional headers', {}, { ETag: '"abc"' }, false],
   ])('%s → fresh %s', async (_name, headers, response, expected) => {
     expect(await freshness(headers, response)).toEqual([expected, !expected])

@@ -1,37 +1,98 @@
 import { isIP } from 'node:net'
 import type { TLSSocket } from 'node:tls'
+import { domainToUnicode } from 'node:url'
 import fresh from 'fresh'
-import { lookup } from 'mime-types'
+import { mimeOf } from './content-type.js'
 import type { CtxBase } from './ctx-base.js'
+import { NO_TRUST } from './proxy-trust.js'
 
-/** Host name without port or trailing dot, lower-cased (honours X-Forwarded-Host when trusted). */
-export function hostname(c: CtxBase): string {
-  let host = c._req.hostname ?? ''
-  if (host.startsWith('[')) return host.slice(1, host.indexOf(']')).toLowerCase()
-  if (host.endsWith('.')) host = host.slice(0, -1)
-  return host.toLowerCase()
+type HeaderValue = string | string[] | undefined
+
+/** The first non-empty entry of a comma-separated header, trimmed (Fiber reads the first proxy entry). */
+function firstEntry(value: HeaderValue): string {
+  const joined = Array.isArray(value) ? value.join(',') : (value ?? '')
+  for (const entry of joined.split(',')) {
+    const trimmed = entry.trim()
+    if (trimmed !== '') return trimmed
+  }
+  return ''
 }
 
-/** The client address: the `proxyHeader` value when configured and present, else the peer. */
+/**
+ * Whether the peer is a trusted proxy: `true`/`false` by the app's `trustProxy`, `undefined`
+ * when `trustProxy` is not set (`'none'`) or not known (the plugin is not registered).
+ */
+function peerTrust(c: CtxBase): boolean | undefined {
+  const trust = c._opts.trust
+  if (trust === undefined || trust === NO_TRUST) return undefined
+  return trust(c._req.raw.socket?.remoteAddress ?? '', 0)
+}
+
+/**
+ * Host and port: the first non-empty X-Forwarded-Host entry when a trusted proxy sent it
+ * (Fastify's `request.host` takes the last one), else the Host header.
+ */
+export function host(c: CtxBase): string {
+  if (c._opts.trust === undefined) return c._req.host ?? ''
+  if (peerTrust(c) === true) {
+    const forwarded = firstEntry(c._req.headers['x-forwarded-host'])
+    if (forwarded !== '') return forwarded
+  }
+  const headers = c._req.headers
+  return headers.host ?? (headers[':authority'] as string | undefined) ?? ''
+}
+
+/**
+ * Host name without port or trailing dot, lower-cased; IPv6 literals keep their brackets
+ * (`[::1]`, `[fe80::1%lo0]`), as in Fiber.
+ */
+export function hostname(c: CtxBase): string {
+  let name = host(c)
+  if (name.startsWith('[')) {
+    const end = name.indexOf(']')
+    return (end === -1 ? name : name.slice(0, end + 1)).toLowerCase()
+  }
+  const colon = name.indexOf(':')
+  // one colon separates the port; more make it an IPv6 address sent without brackets
+  if (colon !== -1 && name.indexOf(':', colon + 1) === -1) name = name.slice(0, colon)
+  if (name.endsWith('.')) name = name.slice(0, -1)
+  return name.toLowerCase()
+}
+
+/**
+ * The client address. With `proxyHeader`, that header's whole value as sent (even empty, as
+ * Fiber returns it), unless the app's `trustProxy` is set and does not trust the peer; the
+ * peer address when the header is absent.
+ */
 export function ip(c: CtxBase): string {
   const header = c._opts.proxyHeader
-  if (header !== undefined) {
+  if (header !== undefined && peerTrust(c) !== false) {
     const value = c._req.headers[header]
-    const first = (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim()
-    if (first) return first
+    if (value !== undefined) return Array.isArray(value) ? value.join(', ') : value
   }
   return c._req.ip
 }
 
-/** Addresses listed in X-Forwarded-For, client first (a header clients can forge). */
+/**
+ * Addresses listed in X-Forwarded-For, client first (a header clients can forge), split as
+ * Fiber splits it: entries are trimmed of spaces, and an entry left empty after the spaces
+ * (`a, ,b`) is kept as `''`, while a doubled comma (`a,,b`) is skipped.
+ */
 export function ips(c: CtxBase): string[] {
   const value = c._req.headers['x-forwarded-for']
   if (value === undefined) return []
-  const joined = Array.isArray(value) ? value.join(',') : value
-  return joined
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '')
+  const list = Array.isArray(value) ? value.join(', ') : value
+  const out: string[] = []
+  let end = -1
+  for (;;) {
+    let start = end + 1
+    end += 2
+    if (end > list.length) break
+    while (end < list.length && list.charCodeAt(end) !== 44) end++
+    while (start < end && (list.charCodeAt(start) === 32 || list.charCodeAt(start) === 44)) start++
+    out.push(list.slice(start, end).replace(/ +$/, ''))
+  }
+  return out
 }
 
 const LOOPBACK = /^(?:127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|::ffff:127\.\d{1,3}\.\d{1,3}\.\d{1,3})$/
@@ -41,17 +102,41 @@ export function isFromLocal(c: CtxBase): boolean {
   return LOOPBACK.test(c._req.raw.socket?.remoteAddress ?? '')
 }
 
-/** `'https'` or `'http'` (X-Forwarded-Proto counts only when Fastify's `trustProxy` trusts the peer). */
+/**
+ * `'https'` over TLS; behind a trusted proxy, what X-Forwarded-Proto / X-Forwarded-Protocol
+ * (first non-empty entry), X-Forwarded-Ssl (`on`) or X-Url-Scheme say, the last of them in
+ * header order winning (the headers Fiber reads); else `'http'`.
+ */
 export function protocol(c: CtxBase): 'http' | 'https' {
-  return c._req.protocol === 'https' ? 'https' : 'http'
+  if ((c._req.raw.socket as TLSSocket | undefined)?.encrypted === true) return 'https'
+  if (c._opts.trust === undefined) return c._req.protocol === 'https' ? 'https' : 'http'
+  if (peerTrust(c) !== true) return 'http'
+  let scheme = 'http'
+  const raw = c._req.raw.rawHeaders
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase()
+    const value = raw[i + 1] as string
+    if (name === 'x-forwarded-proto' || name === 'x-forwarded-protocol') scheme = firstEntry(value) || scheme
+    else if (name === 'x-forwarded-ssl') scheme = value.trim().toLowerCase() === 'on' ? 'https' : scheme
+    else if (name === 'x-url-scheme') scheme = value.trim() || scheme
+  }
+  return scheme.toLowerCase() === 'https' ? 'https' : 'http'
 }
 
-/** Labels of the host left of the `offset` rightmost ones; `[]` for IP hosts. */
+/**
+ * Labels of the host left of the `offset` rightmost ones (Fiber's rules): a negative offset or
+ * one that leaves nothing gives `[]`, 0 gives every label; IP hosts give `[]`; IDN labels are
+ * returned in Unicode.
+ */
 export function subdomains(c: CtxBase, offset: number): string[] {
-  const host = hostname(c)
-  if (host === '' || isIP(host) !== 0) return []
-  const labels = host.split('.')
-  return labels.slice(0, Math.max(labels.length - offset, 0))
+  if (!(offset >= 0)) return []
+  let name = hostname(c)
+  if (name === '' || name.startsWith('[') || isIP(name) !== 0) return []
+  if (name.includes('xn--')) name = domainToUnicode(name) || name
+  const labels = name.split('.')
+  const keep = labels.length - Math.trunc(offset)
+  if (offset === 0) return labels
+  return keep > 0 ? labels.slice(0, keep) : []
 }
 
 /** True when X-Requested-With is XMLHttpRequest (any case). */
@@ -71,8 +156,9 @@ export function is(c: CtxBase, ext: string): boolean {
   const contentType = c._req.headers['content-type']
   if (contentType === undefined) return false
   const actual = (contentType.split(';')[0] ?? '').trim().toLowerCase()
-  const wanted = ext.includes('/') ? ext.toLowerCase() : lookup(ext.startsWith('.') ? ext.slice(1) : ext)
-  if (wanted === false) return false
+  // an unknown extension stands for application/octet-stream, as in Fiber
+  const wanted = ext.includes('/') ? ext.trim().toLowerCase() : ext === '' ? '' : mimeOf(ext)
+  if (wanted === '') return false
   if (wanted.endsWith('/*')) return actual.startsWith(wanted.slice(0, -1))
   return actual === wanted
 }
@@ -108,7 +194,11 @@ export function isFresh(c: CtxBase): boolean {
   const status = c._res.statusCode
   if ((status < 200 || status >= 300) && status !== 304) return false
   const res = c._res
-  return fresh(c._req.headers, {
+  // Cache-Control directives are case-insensitive (`NO-CACHE`); the fresh package only knows lower case
+  const cacheControl = c._req.headers['cache-control']
+  const headers =
+    cacheControl === undefined ? c._req.headers : { ...c._req.headers, 'cache-control': cacheControl.toLowerCase() }
+  return fresh(headers, {
     etag: res.getHeader('etag') as string | undefined,
     'last-modified': res.getHeader('last-modified') as string | undefined,
   })

@@ -5,6 +5,11 @@ import { type Ctx, handle } from './index.js'
 async function appWithRoutes() {
   const app = await makeApp()
   app.get(
+    '/*',
+    { config: { name: 'root.wild' } },
+    handle((c) => c.sendString('root')),
+  )
+  app.get(
     '/users/:id',
     { config: { name: 'user.show' } },
     handle((c) => c.sendString(`user ${c.params('id')}`)),
@@ -62,6 +67,23 @@ describe('getRouteURL', () => {
   ])('%s with %j → %s', async (name, params, expected) => {
     const res = await url((c) => c.sendString(c.getRouteURL(name, params)))
     expect(res.body).toBe(expected)
+  })
+
+  it.each([
+    ['a wildcard value with a leading slash would give //host', 'root.wild', { '*': '/evil.example/x' }],
+    ['a wildcard value of // at the root', 'root.wild', { '*': '//evil.example' }],
+    ['.. segments in a wildcard', 'files', { '*': 'a/../../admin' }],
+    ['. segments in a wildcard', 'files', { '*': './x' }],
+    ['a parameter that is ..', 'user.show', { id: '..' }],
+  ])('refuses values that leave the route with a 400 (%s)', async (_rule, name, params) => {
+    for (const build of [
+      (c: Ctx) => c.sendString(c.getRouteURL(name, params)),
+      (c: Ctx) => c.redirectToRoute(name, params),
+    ]) {
+      const res = await url(build)
+      expect(res.statusCode).toBe(400)
+      expect(res.json().code).toBe('WEFT_INVALID_ROUTE_PARAM')
+    }
   })
 
   it('fails with WEFT_ROUTE_NOT_FOUND for an unknown name', async () => {
@@ -191,4 +213,62 @@ describe('restartRouting from a plain handler', () => {
     })
     expect((await app.inject('/plain-old/3')).body).toBe('user 3')
   })
+})
+
+describe('redirects go where they were checked to go', () => {
+  it.each([
+    [
+      'a backslash after the host becomes the slash browsers read',
+      'http://good.example\\@evil.example',
+      'http://good.example/@evil.example',
+    ],
+    ['a backslash in a relative path', '/\\evil.example', '//evil.example'],
+    ['backslashes after the query are encoded', '/a?b=\\', '/a?b=%5C'],
+    ['non-Latin-1 characters are percent-encoded as UTF-8', '/search?q=☃', '/search?q=%E2%98%83'],
+    ['Latin-1 characters are percent-encoded as UTF-8', '/é', '/%C3%A9'],
+  ])('location(): %s', async (_rule, location, expected) => {
+    const res = await url((c) => c.location(location).sendString(''))
+    expect(res.headers.location).toBe(expected)
+    // whatever is emitted resolves to the origin the input resolves to in a browser
+    expect(new URL(res.headers.location as string, 'http://base.example').origin).toBe(
+      new URL(location, 'http://base.example').origin,
+    )
+  })
+
+  it.each([
+    ['redirect', '/search?q=☃', '/search?q=%E2%98%83'],
+    ['redirect', 'http://good.example\\@evil.example/x', 'http://good.example/@evil.example/x'],
+  ])('%s() encodes %j as %j', async (_op, location, expected) => {
+    const res = await url((c) => c.redirect(location))
+    expect([res.statusCode, res.headers.location]).toEqual([302, expected])
+  })
+
+  it('refuses a location with a tab or lone surrogate with a 400', async () => {
+    for (const location of ['/a\tb', '/a\ud800']) {
+      const res = await url((c) => c.redirect(location))
+      expect(res.statusCode).toBe(400)
+      expect(['WEFT_INVALID_HEADER', 'WEFT_INVALID_REDIRECT']).toContain(res.json().code)
+    }
+  })
+
+  async function back(referer: string) {
+    const app = await appWithRoutes()
+    app.get(
+      '/back',
+      handle((c) => c.redirectBack('/home')),
+    )
+    return app.inject({ url: '/back', headers: { host: 'shop.example', referer } })
+  }
+
+  it('redirectBack() accepts a relative same-origin Referer', async () => {
+    expect((await back('/cart?x=1')).headers.location).toBe('/cart?x=1')
+  })
+
+  it.each(['http://shop.example\\@evil.example/', '/\\evil.example/', 'http://shop.example:80\\\\evil.example'])(
+    'redirectBack() never sends the browser elsewhere than the checked origin (%j)',
+    async (referer) => {
+      const location = (await back(referer)).headers.location as string
+      expect(new URL(location, 'http://shop.example').origin).toBe('http://shop.example')
+    },
+  )
 })

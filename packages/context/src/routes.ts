@@ -1,6 +1,6 @@
 import type { FastifyInstance, RouteOptions } from 'fastify'
 import FindMyWay, { type HTTPMethod } from 'find-my-way'
-import { RouteNotFoundError, RouteParamMissingError } from './errors.js'
+import { InvalidRouteParamError, RouteNotFoundError, RouteParamMissingError } from './errors.js'
 import { kChain, kRoutes } from './symbols.js'
 
 /** Values for `getRouteURL`/`redirectToRoute`: route parameters, and `queries` for the query string. */
@@ -118,12 +118,27 @@ export function fillRoute(name: string, pattern: string, params: RouteURLParams)
       out += ch
     }
   }
+  checkRoutePath(name, out)
   const queries = params.queries
   if (queries !== undefined && typeof queries === 'object') {
     const search = new URLSearchParams(queries).toString()
     if (search !== '') out += `?${search}`
   }
   return out
+}
+
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i
+
+/**
+ * Refuses a filled route path that a browser would read as another host (`//evil.example/x`,
+ * from a wildcard value with a leading `/`) or that holds `.`/`..` segments (plain or encoded,
+ * which URL parsers resolve alike): such a URL leaves the route it names.
+ */
+function checkRoutePath(name: string, path: string): void {
+  if (path.startsWith('//')) throw new InvalidRouteParamError(name)
+  for (const segment of path.split('/')) {
+    if (DOT_SEGMENT.test(segment)) throw new InvalidRouteParamError(name)
+  }
 }
 
 /** The relative URL of the route named `name`, its parameters filled in. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
@@ -7,12 +7,19 @@ import { makeApp } from '../test/app.js'
 import { handle } from './index.js'
 
 const root = mkdtempSync(join(tmpdir(), 'weft-context-'))
+const outside = mkdtempSync(join(tmpdir(), 'weft-outside-'))
 const text = 'hello file '.repeat(20)
 beforeAll(() => {
   writeFileSync(join(root, 'hello.txt'), text)
   writeFileSync(join(root, 'data.json'), '{"a":1}')
   writeFileSync(join(root, 'my report.pdf'), '%PDF')
   writeFileSync(join(root, '.secret'), 'hidden')
+  writeFileSync(join(outside, 'secret.txt'), 'outside secret')
+  symlinkSync(join(outside, 'secret.txt'), join(root, 'link-out.txt'))
+  symlinkSync(outside, join(root, 'dir-out'))
+  symlinkSync(join(root, 'hello.txt'), join(root, 'link-in.txt'))
+  mkdirSync(join(root, 'sub'))
+  symlinkSync('../hello.txt', join(root, 'sub', 'up.txt'))
 })
 
 async function files() {
@@ -28,6 +35,14 @@ async function files() {
   app.get(
     '/d/*',
     handle((c) => c.download(c.params('*'), c.query('name') || undefined)),
+  )
+  app.get(
+    '/draw',
+    handle((c) => c.download(c.query('p'))),
+  )
+  app.get(
+    '/attach-then-send',
+    handle((c) => c.attachment('report.pdf').sendFile(c.query('p'))),
   )
   return app
 }
@@ -104,5 +119,41 @@ describe('download', () => {
   it('uses the given file name', async () => {
     const res = await (await files()).inject('/d/data.json?name=export.json')
     expect(res.headers['content-disposition']).toBe('attachment; filename="export.json"')
+  })
+})
+
+describe('sendFile and download stay inside the real root', () => {
+  it.each(['link-out.txt', 'dir-out/secret.txt'])('refuses %j, a symbolic link out of root, with 403', async (path) => {
+    for (const route of ['/raw', '/draw']) {
+      const res = await (await files()).inject(`${route}?p=${encodeURIComponent(path)}`)
+      expect(res.statusCode).toBe(403)
+      expect(res.json().code).toBe('WEFT_FORBIDDEN_PATH')
+      expect(res.body).not.toContain('outside secret')
+    }
+  })
+
+  it.each(['link-in.txt', 'sub/up.txt'])('follows %j, a symbolic link that stays inside root', async (path) => {
+    const res = await (await files()).inject(`/raw?p=${encodeURIComponent(path)}`)
+    expect(res.statusCode).toBe(200)
+    expect(res.body).toBe(text)
+  })
+})
+
+describe('sendFile and download failures', () => {
+  it.each(['/raw', '/draw'])('%s answers 400 WEFT_INVALID_PATH for a malformed percent escape', async (route) => {
+    const res = await (await files()).inject(`${route}?p=${encodeURIComponent('bad%zz.txt')}`)
+    expect(res.statusCode).toBe(400)
+    expect(res.json().code).toBe('WEFT_INVALID_PATH')
+  })
+
+  it.each([
+    ['/draw', 'missing.txt', 404],
+    ['/draw', '../etc/passwd', 403],
+    ['/attach-then-send', 'missing.txt', 404],
+    ['/attach-then-send', '../etc/passwd', 403],
+  ])('%s %j: the %d error response carries no Content-Disposition', async (route, path, status) => {
+    const res = await (await files()).inject(`${route}?p=${encodeURIComponent(path)}`)
+    expect(res.statusCode).toBe(status)
+    expect(res.headers['content-disposition']).toBeUndefined()
   })
 })

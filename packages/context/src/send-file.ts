@@ -1,7 +1,9 @@
+import { realpath } from 'node:fs/promises'
+import { resolve, sep } from 'node:path'
 import { createGzip } from 'node:zlib'
 import send from '@fastify/send'
 import type { CtxBase } from './ctx-base.js'
-import { FileNotFoundError, ForbiddenPathError } from './errors.js'
+import { FileNotFoundError, ForbiddenPathError, InvalidPathError } from './errors.js'
 import { addVary } from './headers.js'
 import { negotiate } from './negotiation/accepts.js'
 import { acceptEncodingOf } from './negotiation/cache.js'
@@ -16,7 +18,46 @@ const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|xml|[\w.+-]+\+(
  * Range is not honoured).
  */
 export async function sendFile(c: CtxBase, path: string, compress = false): Promise<void> {
+  try {
+    await sendFileUnder(c, path, compress)
+  } catch (error) {
+    // the error response must not be offered as a download
+    c._res.removeHeader('content-disposition')
+    throw error
+  }
+}
+
+/** Decodes a URL-encoded path; a malformed escape (`%zz`) is the client's 400, not a 500. */
+export function decodePath(path: string): string {
+  try {
+    return decodeURIComponent(path)
+  } catch {
+    throw new InvalidPathError(path.slice(0, 256))
+  }
+}
+
+function isInside(root: string, target: string): boolean {
+  return target === root || target.startsWith(root.endsWith(sep) ? root : root + sep)
+}
+
+/**
+ * Refuses a path whose real location (symbolic links resolved) is outside the real root:
+ * `@fastify/send` only checks the path as written, and would follow a link out of `root`.
+ * A path that does not exist is left to `send` (404).
+ */
+async function checkRealPath(root: string, decoded: string, shown: string): Promise<void> {
+  let real: string
+  try {
+    real = await realpath(resolve(root, `.${decoded.startsWith('/') ? decoded : `/${decoded}`}`))
+  } catch {
+    return
+  }
+  if (!isInside(await realpath(root), real)) throw new ForbiddenPathError(shown)
+}
+
+async function sendFileUnder(c: CtxBase, path: string, compress: boolean): Promise<void> {
   const urlPath = path.startsWith('/') ? path : `/${path}`
+  await checkRealPath(c._opts.root, decodePath(urlPath), path.slice(0, 256))
   const wantsGzip =
     compress && !c._req.headers.range && negotiate('encoding', acceptEncodingOf(c), ['gzip', 'identity']) === 'gzip'
   const result = await send(c._req.raw, urlPath, {
@@ -30,6 +71,7 @@ export async function sendFile(c: CtxBase, path: string, compress = false): Prom
     const status = (result.metadata.error as { status?: number }).status ?? 500
     if (status === 403 || status === 400) throw new ForbiddenPathError(path.slice(0, 256))
     if (status === 404) throw new FileNotFoundError(path.slice(0, 256))
+    throw result.metadata.error
   }
   if (result.type === 'directory') {
     result.stream.destroy()

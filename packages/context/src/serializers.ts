@@ -1,19 +1,13 @@
 import escapeHtml from 'escape-html'
 import { XMLBuilder } from 'fast-xml-parser'
+import { safeCallback } from './jsonp-callback.js'
+import { checkXmlNames } from './xml-names.js'
 
-const MEMBER_EXPRESSION = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\[\d+\])*$/
 const xmlBuilder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_' })
 
 /** JSON of a value (undefined becomes `null`, like Fiber). */
 export function toJSON(data: unknown): string {
   return JSON.stringify(data) ?? 'null'
-}
-
-/** A JSONP callback name if it is a safe JavaScript member expression (`a.b[0]`), else `'callback'`. */
-export function safeCallback(name: string | undefined): string {
-  if (name === undefined) return 'callback'
-  const trimmed = name.trim()
-  return trimmed.length <= 128 && MEMBER_EXPRESSION.test(trimmed) ? trimmed : 'callback'
 }
 
 /**
@@ -31,10 +25,11 @@ export function toJSONP(data: unknown, callback: string | undefined): string {
 /**
  * XML of a value with fast-xml-parser's builder: a string is sent as is, an object with one key
  * names the root element, anything else is wrapped in `<response>`. Keys starting with `@_` are
- * attributes.
+ * attributes; every key must be an XML Name (400 `WEFT_INVALID_XML_NAME`).
  */
 export function toXML(data: unknown): string {
   if (typeof data === 'string') return data
+  checkXmlNames(data)
   const isSingleRoot =
     data !== null && typeof data === 'object' && !Array.isArray(data) && Object.keys(data).length === 1
   return xmlBuilder.build(isSingleRoot ? data : { response: data }) as string

@@ -10,3 +10,5 @@ export const kReply = Symbol('weft.context.reply')
 export const kRawBody = Symbol('weft.context.rawBody')
 /** Marks a Fastify handler built by `handle()`, and holds its chain. */
 export const kChain = Symbol('weft.context.chain')
+/** The decoded request body (or the error decoding it), computed while the body is read. */
+export const kDecodedBody = Symbol('weft.context.decodedBody')

@@ -59,7 +59,7 @@ function rankOf(kind: AcceptKind, main: string, sub: string, params: string[] | 
   if (main === '*') base = 0
   else if (kind === 'media') base = sub === '*' ? 1 : 2
   else if (kind === 'language') base = countLabels(main)
-  else base = 1
+  else base = main.endsWith('*') ? 1 : 2 // a prefix wildcard (`utf-*`) ranks below an exact name
   return base * 64 + paramCount
 }
 
@@ -108,6 +108,22 @@ function readQuoted(header: string, i: number): [string, number] {
   return [value + header.slice(start, i), i]
 }
 
+/** Adds a parameter; a repeated name (any case: `b=1;B=2`) keeps the last value, as Fiber and Express do. */
+function addParam(state: { params: string[] | undefined }, name: string, value: string): void {
+  const params = state.params
+  if (params === undefined) {
+    state.params = [name, value]
+    return
+  }
+  for (let i = 0; i < params.length; i += 2) {
+    if (params[i] === name) {
+      params[i + 1] = value
+      return
+    }
+  }
+  params.push(name, value)
+}
+
 /** Reads `;name=value` parameters starting at `state.i` (which points at a `;`). */
 function readParams(header: string, state: { i: number; q: number; params: string[] | undefined }) {
   const n = header.length
@@ -133,10 +149,7 @@ function readParams(header: string, state: { i: number; q: number; params: strin
       }
     }
     if (name === 'q') state.q = parseQuality(value)
-    else if (name !== '') {
-      state.params ??= []
-      state.params.push(name, value.toLowerCase())
-    }
+    else if (name !== '') addParam(state, name, value.toLowerCase())
   }
   state.i = i
 }

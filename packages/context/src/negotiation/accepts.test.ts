@@ -134,3 +134,39 @@ describe('acceptsLanguages', () => {
     expect(await negotiate('acceptsLanguages', header, offers)).toBe(expected)
   })
 })
+
+describe('negotiation rules shared with Fiber', () => {
+  it.each([
+    ['a wildcard offer matches */*', '*/*', ['text/*'], 'text/*'],
+    ['a wildcard offer matches a range of its type', 'text/html', ['text/*'], 'text/*'],
+    ['a wildcard offer does not match another type', 'application/json', ['text/*'], ''],
+    ['an unknown extension is application/octet-stream, accepted by */*', '*/*', ['foo'], 'foo'],
+    ['an unknown dotted extension is accepted by */*', '*/*', ['.bar'], '.bar'],
+    ['an unknown extension is accepted by application/*', 'application/*', ['foo'], 'foo'],
+    ['an unknown extension is not text', 'text/*', ['foo'], ''],
+    ['whitespace before ; in parameters', 'text/html ;q=0.5, application/json ;q=0.8', ['html', 'json'], 'json'],
+    ['tabs around ; in parameters', 'text/html\t;\tq=0.1, text/plain', ['html', 'text/plain'], 'text/plain'],
+    ['whitespace around = in parameters', 'text/html;level = 1', ['text/html;level=1'], 'text/html;level=1'],
+    [
+      'parameter names ignore case, the last repeated one wins',
+      'text/html;b=1;B=2',
+      ['text/html;b=2'],
+      'text/html;b=2',
+    ],
+    ['an earlier value of a repeated parameter is overridden', 'text/html;b=1;B=2', ['text/html;b=1'], ''],
+    ['offer parameter names ignore case', 'text/html;LEVEL=1', ['text/html;level=1'], 'text/html;level=1'],
+  ])('%s', async (_rule, header, offers, expected) => {
+    expect(await negotiate('accepts', header, offers)).toBe(expected)
+  })
+
+  it.each([
+    ['a prefix wildcard matches charsets', 'utf-*', ['iso-8859-1', 'utf-8'], 'utf-8'],
+    ['a prefix wildcard ignores case', 'UTF-*', ['utf-16'], 'utf-16'],
+    ['charset names ignore case in the header', 'UTF-8', ['utf-8'], 'utf-8'],
+    ['charset names ignore case in offers, returned as given', 'utf-8', ['UTF-8'], 'UTF-8'],
+    ['an exact charset outranks a prefix wildcard', 'utf-*, utf-16', ['utf-8', 'utf-16'], 'utf-16'],
+    ['a prefix wildcard does not match other charsets', 'utf-*', ['iso-8859-1'], ''],
+  ])('charsets: %s', async (_rule, header, offers, expected) => {
+    expect(await negotiate('acceptsCharsets', header, offers)).toBe(expected)
+  })
+})

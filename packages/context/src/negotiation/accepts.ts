@@ -1,4 +1,4 @@
-import { lookup } from 'mime-types'
+import { mimeOf } from '../content-type.js'
 import { type AcceptKind, type AcceptRange, type ParsedAccept, parseAccept } from './accept-header.js'
 
 /** An offer parsed for matching (media: type/subtype/params; others: the lower-cased token). */
@@ -17,13 +17,16 @@ const offerCaches: Record<AcceptKind, Map<string, Offer>> = {
   language: new Map(),
 }
 
-/** Parses a media offer: a full type (`text/html;level=1`) or an extension (`html`, `.json`). */
+/**
+ * Parses a media offer: a full type (`text/html;level=1`, also a wildcard like `text/*`) or an
+ * extension (`html`, `.json`); an unknown extension stands for `application/octet-stream`, as in
+ * Fiber (Express never matches it).
+ */
 function parseMediaOffer(offer: string): Offer {
-  const type = offer.includes('/') ? offer : lookup(offer)
-  if (type === false) return NO_MATCH
+  const type = offer.includes('/') ? offer : mimeOf(offer.trim())
   // an offer has the syntax of one Accept entry, so the header parser reads it
   const entry = parseAccept(type, 'media')?.positive[0]
-  if (entry === undefined || entry.main === '*' || entry.sub === '*') return NO_MATCH
+  if (entry === undefined) return NO_MATCH
   return { main: entry.main, sub: entry.sub, params: entry.params }
 }
 
@@ -63,11 +66,16 @@ function matches(kind: AcceptKind, range: AcceptRange, offer: Offer): boolean {
   if (kind === 'media') {
     return (
       (range.main === '*' || range.main === offer.main) &&
-      (range.sub === '*' || range.sub === offer.sub) &&
+      // a wildcard subtype on either side matches inside one type (Fiber: offer `text/*` vs `text/html`)
+      (range.sub === '*' || offer.sub === '*' || range.sub === offer.sub) &&
       paramsMatch(range.params, offer.params)
     )
   }
   if (range.main === '*' || range.main === offer.main) return true
+  if (kind !== 'language' && range.main.endsWith('*')) {
+    // a prefix wildcard of Accept-Charset/-Encoding: `utf-*` matches `utf-8`
+    return offer.main.startsWith(range.main.slice(0, -1))
+  }
   return (
     kind === 'language' &&
     offer.main.length > range.main.length &&
