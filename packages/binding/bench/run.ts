@@ -6,7 +6,8 @@
  *   3. Fastify routes through `app.inject`: its own querystring schema vs a handler using bind()
  *      (ops per CPU-second of this process).
  * Each comparison runs in the same process; the median of >= 5 rounds is reported.
- * `BENCH_SMOKE=1` runs the same code with a tiny time budget.
+ * `BENCH_SMOKE=1` runs the same code with a tiny time budget; `BENCH_PROFILE=1` profiles the route
+ * tasks instead of measuring them (see `profile.ts`).
  */
 import { writeFileSync } from 'node:fs'
 import { Ajv } from 'ajv'
@@ -106,6 +107,13 @@ const routes: Tasks = {
   'route: Fastify querystring schema': batched(() => fastifyApp.inject({ url: `/?${raw}` })),
   'route: bind().query()': batched(() => weftApp.inject({ url: `/?${raw}` })),
   'route: bind().query(), multipart: false': batched(() => leanApp.inject({ url: `/?${raw}` })),
+}
+
+if (process.env.BENCH_PROFILE === '1') {
+  const { profileTasks } = await import('./profile.js')
+  await profileTasks(routes, smoke ? 1 : 3)
+  await Promise.all([fastifyApp.close(), weftApp.close(), leanApp.close()])
+  process.exit(0)
 }
 
 /** Process CPU time in ms: the route rows are timed with it, so other load on the machine counts less. */

@@ -35,6 +35,11 @@ describe('bind().all()', () => {
     expect((await all(Search, { url: '/' })).body).toEqual({ limit: 20 })
   })
 
+  it('ignores an empty JSON body (no 400 for it)', async () => {
+    const res = await all(Search, { url: '/?id=q', headers: { 'content-type': 'application/json' }, payload: '' })
+    expect(res).toEqual({ status: 200, body: { id: 'q', limit: 20 } })
+  })
+
   it('ignores an empty body, whatever its Content-Type', async () => {
     const res = await all(Search, { url: '/?id=q', headers: { 'content-type': 'text/plain' }, payload: '' })
     expect(res.body).toMatchObject({ id: 'q' })
@@ -62,30 +67,40 @@ describe('bind().all()', () => {
     expect((await all(Search, { url: '/?limit=500' })).body.code).toBe('WEFT_VALIDATION_FAILED')
   })
 
-  it('reads the other fields in the default order, uri included', async () => {
+  it('binds only the sources a bindingSource list names, for every field', async () => {
     const schema = Type.Object({
-      id: Type.Integer({ uri: 'id' }),
-      token: Type.String({ header: 'X-Token', query: 'token', bindingSource: 'header,query' }),
+      id: Type.Optional(Type.Integer({ uri: 'id' })),
+      token: Type.Optional(Type.String({ header: 'X-Token', query: 'token', bindingSource: 'header,query' })),
+      page: Type.Optional(Type.Integer()),
     })
-    const res = await all(schema, { url: '/items/7?token=q', headers: { 'x-token': 'h' } })
-    expect(res.body).toEqual({ id: 7, token: 'h' })
+    const res = await all(schema, { url: '/items/7?token=q&page=2', headers: { 'x-token': 'h', cookie: 'page=3' } })
+    expect(res.body).toEqual({ token: 'h', page: 2 })
   })
 
-  it('falls back to the next source of a bindingSource list', async () => {
+  it('falls back to the next listed source', async () => {
     const schema = Type.Object({ token: Type.String({ header: 'X-Token', bindingSource: 'header,query' }) })
     expect((await all(schema, { url: '/?token=q' })).body).toEqual({ token: 'q' })
   })
 
-  it('follows a bindingSource list instead, earlier sources winning', async () => {
+  it.each([
+    ['query,body', { id: 'q', n: 1 }],
+    ['body,query', { id: 'b', n: 2 }],
+    ['cookie,query,body', { id: 'c', n: 1 }],
+    ['header,uri', {}],
+  ])('follows the listed order %s for every field, earlier sources winning', async (list, expected) => {
     const schema = Type.Object({
-      token: Type.Optional(Type.String({ header: 'X-Token', bindingSource: 'header,query' })),
-      page: Type.Optional(Type.Integer()),
+      id: Type.Optional(Type.String({ bindingSource: list })),
+      n: Type.Optional(Type.Integer()),
     })
-    const both = { url: '/?token=q&page=2', headers: { 'x-token': 'h', cookie: 'page=3' } }
-    expect((await all(schema, both)).body).toEqual({ token: 'h', page: 2 })
+    const res = await all(schema, {
+      url: '/?id=q&n=1',
+      headers: { 'content-type': 'application/json', cookie: 'id=c' },
+      payload: '{"id":"b","n":2}',
+    })
+    expect(res).toEqual({ status: 200, body: expected })
   })
 
-  it('does not even convert the field in sources missing from its bindingSource list', async () => {
+  it('does not even convert values of the sources a bindingSource list leaves out', async () => {
     const schema = Type.Object({ page: Type.Optional(Type.Integer({ header: 'X-Page', bindingSource: 'header' })) })
     const res = await all(schema, {
       url: '/?page=abc',
@@ -100,6 +115,25 @@ describe('bind().all()', () => {
     expect((await all(schema, { url: '/', headers: { cookie: 'token=c' } })).body).toEqual({})
   })
 
+  it('skips the body of a bindingSource list when it is empty', async () => {
+    const schema = Type.Object({ id: Type.Optional(Type.String({ bindingSource: 'body,query' })) })
+    const res = await all(schema, { url: '/?id=q', headers: { 'content-type': 'application/json' }, payload: '' })
+    expect(res).toEqual({ status: 200, body: { id: 'q' } })
+  })
+
+  it('ignores empty names and repeats in a bindingSource list', async () => {
+    const schema = Type.Object({ id: Type.Optional(Type.String({ bindingSource: ' query, ,query,' })) })
+    expect((await all(schema, { url: '/?id=q', headers: { cookie: 'id=c' } })).body).toEqual({ id: 'q' })
+  })
+
+  it('ignores a bindingSource on a nested field, as Fiber ignores tags inside nested structs', async () => {
+    const schema = Type.Object({
+      a: Type.Optional(Type.Object({ b: Type.Optional(Type.String({ bindingSource: 'query' })) })),
+      id: Type.Optional(Type.String()),
+    })
+    expect((await all(schema, { url: '/', headers: { cookie: 'id=c' } })).body).toEqual({ id: 'c' })
+  })
+
   it.each([
     [
       'an unknown source name',
@@ -110,11 +144,6 @@ describe('bind().all()', () => {
       'two tagged fields',
       Type.Object({ a: Type.String({ bindingSource: 'query' }), b: Type.String({ bindingSource: 'header' }) }),
       'only one field may have bindingSource',
-    ],
-    [
-      'a nested tagged field',
-      Type.Object({ a: Type.Object({ b: Type.String({ bindingSource: 'query' }) }) }),
-      'bindingSource is allowed only on a top-level field',
     ],
   ])('rejects %s with a BindError', async (_name, schema, message) => {
     const res = await all(schema, { url: '/' })

@@ -10,37 +10,32 @@ const defaultOrder = ['uri', 'body', 'query', 'header', 'cookie'] as const
 
 type SourceName = (typeof defaultOrder)[number]
 
-/** The one field with its own source list, if the schema has one. */
-type Override = { prop: string; order: readonly SourceName[] }
-
-const overrides = new WeakMap<TSchema, Override | null | BindError>()
+const overrides = new WeakMap<TSchema, readonly SourceName[] | BindError>()
 
 /**
- * The `bindingSource` override of `schema`: the one top-level field that lists its own sources,
- * first (winning) to last. Compiled once per schema; a bad `bindingSource` (unknown name, on two
- * fields, or on a nested field) is a `BindError`.
+ * The sources `all()` binds for `schema`, first (winning) to last: the `bindingSource` list of
+ * its one top-level field that has one, else the default order. As in Fiber, the list is the
+ * struct's: sources it leaves out are not bound at all, for any field; a `bindingSource` inside a
+ * nested object is ignored. Compiled once per schema; an unknown name or a list on two fields is
+ * a `BindError`.
  */
-export function overrideOf(schema: TSchema): Override | null {
-  let override = overrides.get(schema)
-  if (override === undefined) {
-    override = compileOverride(schema)
-    overrides.set(schema, override)
+export function sourcesOf(schema: TSchema): readonly SourceName[] {
+  let order = overrides.get(schema)
+  if (order === undefined) {
+    order = compileOrder(schema)
+    overrides.set(schema, order)
   }
-  if (override instanceof BindError) throw override
-  return override
+  if (order instanceof BindError) throw order
+  return order
 }
 
-function compileOverride(schema: TSchema): Override | null | BindError {
+function compileOrder(schema: TSchema): readonly SourceName[] | BindError {
   const tagged: [string, string][] = []
   for (const [prop, child] of Object.entries(node(schema).properties ?? {})) {
     const list = tagOf(child, 'bindingSource')
     if (list !== undefined) tagged.push([prop, list])
-    const nested = findNested(child, prop)
-    if (nested !== undefined) {
-      return new BindError(BindSource.URI, nested, 'bindingSource is allowed only on a top-level field')
-    }
   }
-  if (tagged.length === 0) return null
+  if (tagged.length === 0) return defaultOrder
   if (tagged.length > 1) {
     const names = tagged.map(([prop]) => prop).join(', ')
     return new BindError(BindSource.URI, names, `only one field may have bindingSource (found on ${names})`)
@@ -49,58 +44,30 @@ function compileOverride(schema: TSchema): Override | null | BindError {
   const order: SourceName[] = []
   for (const raw of list.split(',')) {
     const name = raw.trim()
+    if (name === '') continue
     if (!(defaultOrder as readonly string[]).includes(name)) {
       const known = defaultOrder.join(', ')
       return new BindError(BindSource.URI, prop, `unknown bindingSource "${name}" (expected one of ${known})`)
     }
     if (!order.includes(name as SourceName)) order.push(name as SourceName)
   }
-  return { prop, order }
-}
-
-function findNested(schema: TSchema, path: string): string | undefined {
-  const n = node(schema)
-  const children = n.properties ?? (n.items === undefined ? {} : (node(n.items).properties ?? {}))
-  for (const [prop, child] of Object.entries(children)) {
-    if (tagOf(child, 'bindingSource') !== undefined) return `${path}.${prop}`
-    const deeper = findNested(child, `${path}.${prop}`)
-    if (deeper !== undefined) return deeper
-  }
-  return undefined
+  return order
 }
 
 /**
- * The seed's `All()`: each source in the default order fills the top-level fields still empty (a
- * field set by an earlier source is never overwritten); the field with a `bindingSource` list
- * takes the first value found in its own sources, in its order, and ignores the others; the body
+ * The seed's `All()`: each source of the schema's order (default or `bindingSource`) fills the
+ * top-level fields still empty; a field set by an earlier source is never overwritten; the body
  * counts only when it is non-empty and has a Content-Type; defaults apply last, to fields no
  * source had.
  */
 export async function bindAll(target: Target, schema: TSchema, files: boolean): Promise<Record<string, unknown>> {
-  const override = overrideOf(schema)
   const step: Step = { options: files ? undefined : { files: false }, defaults: false }
-  const partials = new Map<SourceName, Record<string, unknown>>()
-  for (const name of defaultOrder) {
-    if (name === 'body' && !hasBody(target.request)) continue
-    // a source the bindingSource field does not list must not even convert (or fail on) its value
-    const listed = override === null || override.order.includes(name)
-    const read = listed ? step : { ...step, ignore: override.prop }
-    partials.set(name, (await readSource(target, name, schema, read)) as Record<string, unknown>)
-  }
   const out: Record<string, unknown> = {}
-  for (const partial of partials.values()) {
+  for (const name of sourcesOf(schema)) {
+    if (name === 'body' && !hasBody(target.request)) continue
+    const partial = (await readSource(target, name, schema, step)) as Record<string, unknown>
     for (const key of Object.keys(partial)) {
-      if (key === override?.prop) continue
       if (!Object.hasOwn(out, key) && partial[key] !== undefined) setProp(out, key, partial[key])
-    }
-  }
-  if (override !== null) {
-    for (const name of override.order) {
-      const value = partials.get(name)?.[override.prop]
-      if (value !== undefined) {
-        setProp(out, override.prop, value)
-        break
-      }
     }
   }
   const plan = planFor(schema, 'query', target.config)

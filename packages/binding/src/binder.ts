@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Static, TSchema } from 'typebox'
 import { bindAll } from './all.js'
-import { configOf } from './config.js'
+import { configOf, type StructValidator } from './config.js'
+import { isRecordSchema } from './decode-record.js'
 import { BadRequestError, BindError, BindingSetupError, BindSource, ValidationError } from './errors.js'
 import {
   type BindOptions,
@@ -10,6 +11,7 @@ import {
   readCustom,
   readForm,
   readHeader,
+  readJson,
   readQuery,
   readRespHeader,
   readTree,
@@ -22,7 +24,10 @@ import { assertValid } from './validate.js'
 
 export type { BindOptions } from './read.js'
 
-const single = (options: BindOptions | undefined): Step => ({ options, defaults: true })
+const plainStep: Step = { options: undefined, defaults: true }
+/** The step of a single-source call (shared when there are no options: no allocation per call). */
+const single = (options: BindOptions | undefined): Step =>
+  options === undefined ? plainStep : { options, defaults: true }
 
 /**
  * Fills typed values from one request (the seed's `Bind()`). Every operation takes a TypeBox
@@ -72,9 +77,12 @@ export class Binder {
     return this.#run(schema, BindSource.Body, () => readBody(this.#target, schema, single(options)))
   }
 
-  /** A JSON body (`json` tags). */
+  /**
+   * A JSON body (`json` tags), decoded once. Another known body format (form, XML...) is a 415;
+   * the bytes of other types are decoded as JSON unless `options.requireContentType`.
+   */
   json<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
-    return this.#run(schema, BindSource.Body, () => readTree(this.#target, schema, 'json', single(options)))
+    return this.#run(schema, BindSource.Body, () => readJson(this.#target, schema, single(options)))
   }
 
   /** An XML body (`xml` tags). */
@@ -133,23 +141,34 @@ export class Binder {
     })
   }
 
-  async #run<T extends TSchema>(schema: T, source: string, decode: () => unknown): Promise<Static<T>> {
+  // Not async: a source that decodes synchronously (query, uri, header, cookie, parsed bodies)
+  // with the default validator settles in one step, without the awaits of an async function.
+  #run<T extends TSchema>(schema: T, source: string, decode: () => unknown): Promise<Static<T>> {
     try {
-      const out = await decode()
-      if (!this.#skip && isObjectSchema(schema)) await this.#validate(out, schema, source)
-      return out as Static<T>
+      const out = decode()
+      const checked = isThenable(out)
+        ? out.then((value) => this.#checked(value, schema, source))
+        : this.#checked(out, schema, source)
+      if (isThenable(checked)) return checked.then(undefined, (err) => this.#rethrow(err)) as Promise<Static<T>>
+      return Promise.resolve(checked as Static<T>)
     } catch (err) {
-      if (this.#auto && err instanceof BindError) throw new BadRequestError()
-      throw err
+      return Promise.reject(this.#failure(err))
     }
   }
 
-  async #validate(out: unknown, schema: TSchema, source: string): Promise<void> {
+  /** `out` once the struct validator accepts it (maps and skipped validation pass as they are). */
+  #checked(out: unknown, schema: TSchema, source: string): unknown {
+    // maps are not structs: Fiber's validator does not run for them
+    if (this.#skip || !isObjectSchema(schema) || isRecordSchema(schema)) return out
     const validator = this.#target.config.structValidator
     if (validator === undefined) {
       assertValid(out, schema, source)
-      return
+      return out
     }
+    return this.#validateWith(validator, out, schema, source)
+  }
+
+  async #validateWith(validator: StructValidator, out: unknown, schema: TSchema, source: string): Promise<unknown> {
     try {
       await validator.validate(out, schema)
     } catch (err) {
@@ -157,7 +176,20 @@ export class Binder {
       const message = err instanceof Error ? err.message : String(err)
       throw new ValidationError(source, [{ instancePath: '', keyword: 'validate', message, params: {} }])
     }
+    return out
   }
+
+  #failure(err: unknown): unknown {
+    return this.#auto && err instanceof BindError ? new BadRequestError() : err
+  }
+
+  #rethrow(err: unknown): never {
+    throw this.#failure(err)
+  }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function'
 }
 
 /**

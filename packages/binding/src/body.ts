@@ -25,10 +25,20 @@ function text(body: unknown): string | undefined {
   return undefined
 }
 
-/** The JSON body: Fastify's parsed value as it is, or raw bytes parsed here. */
-export function jsonBody(request: FastifyRequest): unknown {
-  const raw = text(request.body)
-  if (raw === undefined) return request.body ?? {}
+/**
+ * The JSON body, decoded exactly once. A JSON Content-Type (`application/json`, `+json`) means
+ * Fastify's parser has decoded it already: its value is taken as it is (a JSON string stays a
+ * string, even one that looks like JSON), and only a parser of the app's own that kept the bytes
+ * (a Buffer) is decoded here. Any other body that is still text or bytes (`text/plain`, no
+ * Content-Type, an app's `application/octet-stream` parser) is decoded as JSON, as Fiber decodes
+ * the bytes whatever the header. An absent or empty body is `{}` (no fields).
+ */
+export function jsonBody(request: FastifyRequest, isJsonType: boolean): unknown {
+  const body = request.body
+  if (body === undefined) return {}
+  if (isJsonType && !Buffer.isBuffer(body)) return body
+  const raw = text(body)
+  if (raw === undefined) return body
   if (raw.trim() === '') return {}
   try {
     return JSON.parse(raw)

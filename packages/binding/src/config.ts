@@ -124,15 +124,29 @@ export function configOf(request: FastifyRequest): BindingConfig {
   return server?.[kBindingConfig] ?? defaults
 }
 
-/** The configuration stored on `app`, created there when missing. */
+/**
+ * The configuration of `app`'s own encapsulation context, created there when missing. A child
+ * context sees its parent's configuration through the prototype chain until it changes something:
+ * then it gets a copy of its own, so that a child's binders and decoder settings stay in the child
+ * (and its own children), as Fastify's decorators and parsers do.
+ */
 export function ensureConfig(app: FastifyInstance): BindingConfig {
   const holder = app as unknown as WithConfig
-  let config = holder[kBindingConfig]
-  if (config === undefined) {
-    config = createConfig()
-    holder[kBindingConfig] = config
-  }
+  if (Object.hasOwn(holder, kBindingConfig)) return holder[kBindingConfig] as BindingConfig
+  const inherited = holder[kBindingConfig]
+  const config = inherited === undefined ? createConfig() : copyConfig(inherited)
+  Object.defineProperty(holder, kBindingConfig, { value: config, writable: true, configurable: true })
   return config
+}
+
+function copyConfig(config: BindingConfig): BindingConfig {
+  return {
+    ...config,
+    customBinders: new Map(config.customBinders),
+    converters: new Map(config.converters),
+    multipartLimits: { ...config.multipartLimits },
+    plans: new WeakMap(),
+  }
 }
 
 /**
@@ -164,7 +178,10 @@ export function applyParserConfig(config: BindingConfig, parserConfig: ParserCon
 }
 
 /**
- * Registers a custom binder on `app` (the seed's `RegisterCustomBinder`).
+ * Registers a custom binder on `app` (the seed's `RegisterCustomBinder`) and makes Fastify accept
+ * its MIME types there: each type without a parser gets one that keeps the body's bytes
+ * (`request.body` a Buffer) for `parse`. Like Fastify's own parsers, it reaches `app`'s routes and
+ * the child contexts registered after it, not its parent or siblings.
  *
  * @example
  * registerCustomBinder(app, { name: 'yaml', mimeTypes: ['application/yaml'], parse })
@@ -172,4 +189,10 @@ export function applyParserConfig(config: BindingConfig, parserConfig: ParserCon
  */
 export function registerCustomBinder(app: FastifyInstance, binder: CustomBinder): void {
   ensureConfig(app).customBinders.set(binder.name, binder)
+  for (const type of binder.mimeTypes) {
+    const mediaType = type.toLowerCase()
+    if (!app.hasContentTypeParser(mediaType)) {
+      app.addContentTypeParser(mediaType, { parseAs: 'buffer' }, (_request, body, done) => done(null, body))
+    }
+  }
 }

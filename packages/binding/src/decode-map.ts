@@ -1,5 +1,6 @@
 import type { BindingConfig } from './config.js'
 import { FAIL } from './convert.js'
+import { normalizeBrackets } from './decode-record.js'
 import { BindError, type BindSource } from './errors.js'
 import { arrayIndex, splitKey } from './path.js'
 import { defaultOf, type FieldPlan, type ObjectPlan } from './plan.js'
@@ -25,6 +26,8 @@ export type MapOptions = {
   trim: boolean
   /** Fill absent fields from their `default` (off for the partial results of `all()`). */
   defaults: boolean
+  /** Bracket keys are read (query and form): unbalanced brackets are an error, on any key. */
+  brackets: boolean
 }
 
 /**
@@ -39,12 +42,20 @@ export function decodeMap(plan: ObjectPlan, map: RawMap, options: MapOptions): R
     if (value === undefined) continue
     const field = lookup(plan, key, options.caseInsensitive)
     if (field !== undefined) {
-      if (!field.ignored) slots[field.index] = addValue(slots[field.index], value)
+      slots[field.index] = addValue(slots[field.index], value)
       continue
     }
     addNested(plan, slots, key, value, options)
   }
   return build(plan, slots, options, '')
+}
+
+/**
+ * True when a request key (`title`, `posts[0][title]`, `prefs.theme`) would fill a field of
+ * `plan` (case-insensitively, as forms match): multipart reading drops the parts of other keys.
+ */
+export function fillsField(plan: ObjectPlan, key: string): boolean {
+  return lookup(plan, key, true) !== undefined || lookup(plan, key.slice(0, headLength(key)), true) !== undefined
 }
 
 function lookup(plan: ObjectPlan, key: string, caseInsensitive: boolean): FieldPlan | undefined {
@@ -70,12 +81,14 @@ function toNode(slot: Exclude<Slot, undefined>): RawNode {
 function addNested(plan: ObjectPlan, slots: Slot[], key: string, value: string | string[], options: MapOptions): void {
   const field = lookup(plan, key.slice(0, headLength(key)), options.caseInsensitive)
   if (field === undefined) {
-    // keys of no field are skipped whatever their shape (a stray `utm[x` must not fail a request)
+    // as in Fiber, a bracket key that does not pair up is the client's mistake, field or not
+    if (options.brackets && normalizeBrackets(key) === '\u0000') {
+      throw new BindError(options.source, key, `unmatched brackets in key "${key}"`)
+    }
     unknownKey(key, options)
     return
   }
-  if (field.ignored) return
-  const path = splitKey(key)
+  const path = pathOf(plan, key)
   if (typeof path === 'string') throw new BindError(options.source, key, path)
   let node = toNode(slots[field.index] ?? { values: [], children: undefined })
   slots[field.index] = node
@@ -92,6 +105,24 @@ function addNested(plan: ObjectPlan, slots: Slot[], key: string, value: string |
   }
   if (typeof value === 'string') node.values.push(value)
   else for (const v of value) node.values.push(v)
+}
+
+/** Most split keys remembered per plan (the same nested keys come with every request). */
+const maxCachedPaths = 256
+
+/** `splitKey(key)`, remembered on the plan for the keys of its fields. */
+function pathOf(plan: ObjectPlan, key: string): string[] | string {
+  let paths = plan.paths
+  if (paths === undefined) {
+    paths = new Map()
+    plan.paths = paths
+  }
+  let path = paths.get(key)
+  if (path === undefined) {
+    path = splitKey(key)
+    if (paths.size < maxCachedPaths) paths.set(key, path)
+  }
+  return path
 }
 
 /** Length of a key's name before its first `[`, `.` or `]`. */

@@ -24,8 +24,6 @@ type PropPlan = {
   plan: TreePlan
   hasDefault: boolean
   defaultValue: unknown
-  /** Read but dropped (the `bindingSource` field in a source it does not list). */
-  ignored: boolean
 }
 
 /** How one tree is decoded. */
@@ -44,29 +42,17 @@ const checks: Record<string, [Check, string]> = {
   null: [(v) => v === null, 'null'],
 }
 
-/**
- * The compiled tree plan of `schema` for `tag` (cached per schema, tag and mode); `ignore` names
- * a top-level property whose value is dropped.
- */
-export function treePlanFor(
-  schema: TSchema,
-  tag: string,
-  mode: TreeMode,
-  config: BindingConfig,
-  ignore?: string,
-): TreePlan {
+/** The compiled tree plan of `schema` for `tag` (cached per schema, tag and mode). */
+export function treePlanFor(schema: TSchema, tag: string, mode: TreeMode, config: BindingConfig): TreePlan {
   let byTag = config.plans.get(schema)
   if (byTag === undefined) {
     byTag = new Map()
     config.plans.set(schema, byTag)
   }
-  const cacheKey = `tree:${mode}:${tag}${ignore === undefined ? '' : `\u0000${ignore}`}`
+  const cacheKey = `tree:${mode}:${tag}`
   let plan = byTag.get(cacheKey) as TreePlan | undefined
   if (plan === undefined) {
     plan = compile(schema, tag, mode, config)
-    if (plan.kind === 'object') {
-      plan = { ...plan, props: plan.props.map((p) => (p.prop === ignore ? { ...p, ignored: true } : p)) }
-    }
     byTag.set(cacheKey, plan)
   }
   return plan
@@ -82,7 +68,6 @@ function compile(schema: TSchema, tag: string, mode: TreeMode, config: BindingCo
       plan: compile(child, tag, mode, config),
       hasDefault: node(child).default !== undefined,
       defaultValue: node(child).default,
-      ignored: false,
     }))
     return { kind: 'object', props, keys: new Set(props.map((p) => p.key)) }
   }
@@ -143,7 +128,6 @@ function decodeObject(
   const out: Record<string, unknown> = {}
   const nested = options.defaults ? options : { ...options, defaults: true }
   for (const prop of plan.props) {
-    if (prop.ignored) continue
     const raw = Object.hasOwn(input, prop.key) ? input[prop.key] : undefined
     if (raw === undefined) {
       if (options.defaults && prop.hasDefault) setProp(out, prop.prop, structuredClone(prop.defaultValue))

@@ -132,16 +132,14 @@ describe('multipart limits and malformed bodies', () => {
     expect(res.json()).toMatchObject({ statusCode: 413, code })
   })
 
-  it('takes files up to the route body limit by default', async () => {
-    const app = Fastify({ bodyLimit: 8 })
+  it('takes files up to the route body limit by default, the whole body counted', async () => {
+    const app = Fastify({ bodyLimit: 400 })
     await app.register(weftBinding)
     app.post('/', async (request) => Object.keys((await multipartForm(request)).file))
-    const small = multipart([{ name: 'a', filename: 'a.txt', type: 'text/plain', content: '12345678' }])
-    const large = multipart([{ name: 'a', filename: 'a.txt', type: 'text/plain', content: '123456789' }])
+    const small = multipart([{ name: 'a', filename: 'a.txt', type: 'text/plain', content: 'x'.repeat(200) }])
+    const large = multipart([{ name: 'a', filename: 'a.txt', type: 'text/plain', content: 'x'.repeat(401) }])
     expect((await app.inject({ method: 'POST', url: '/', ...small })).json()).toEqual(['a'])
-    expect((await app.inject({ method: 'POST', url: '/', ...large })).json()).toMatchObject({
-      code: 'FST_REQ_FILE_TOO_LARGE',
-    })
+    expect((await app.inject({ method: 'POST', url: '/', ...large })).json()).toMatchObject({ statusCode: 413 })
   })
 
   it('answers 400 for a body cut short or without a boundary', async () => {

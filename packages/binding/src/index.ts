@@ -20,6 +20,7 @@ export {
 } from './errors.js'
 export { type MultipartForm, multipartForm } from './multipart.js'
 export {
+  BodyTooLargeError,
   FieldTooLargeError,
   MalformedMultipartError,
   type MultipartLimitCode,

@@ -3,6 +3,8 @@ export class FieldTooLargeError extends Error {
   override readonly name = 'FieldTooLargeError'
   readonly statusCode = 413
   readonly code = 'WEFT_FIELD_TOO_LARGE'
+  /** Fastify sends these with the error: the rest of the body is never read, so the connection ends. */
+  readonly headers = { connection: 'close' }
 
   constructor(field: string) {
     super(`multipart field "${field}" is larger than the field size limit`)
@@ -27,6 +29,8 @@ export class MultipartLimitError extends Error {
   override readonly name = 'MultipartLimitError'
   readonly statusCode = 413
   readonly code: MultipartLimitCode
+  /** Fastify sends these with the error: the rest of the body is never read, so the connection ends. */
+  readonly headers = { connection: 'close' }
 
   constructor(code: MultipartLimitCode) {
     super(limitMessages[code])
@@ -42,5 +46,21 @@ export class MalformedMultipartError extends Error {
 
   constructor(reason: string) {
     super(`malformed multipart body: ${reason}`)
+  }
+}
+
+/**
+ * A multipart body went over the route's `bodyLimit` (the whole stream counts): a 413 with
+ * Fastify's own code and message for bodies that are too large.
+ */
+export class BodyTooLargeError extends Error {
+  override readonly name = 'BodyTooLargeError'
+  readonly statusCode = 413
+  readonly code = 'FST_ERR_CTP_BODY_TOO_LARGE'
+  /** Fastify sends these with the error: the rest of the body is never read, so the connection ends. */
+  readonly headers = { connection: 'close' }
+
+  constructor() {
+    super('Request body is too large')
   }
 }

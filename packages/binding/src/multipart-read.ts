@@ -1,7 +1,12 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Readable } from 'node:stream'
 import { Busboy } from '@fastify/busboy'
-import { FieldTooLargeError, MalformedMultipartError, MultipartLimitError } from './multipart-errors.js'
+import {
+  BodyTooLargeError,
+  FieldTooLargeError,
+  MalformedMultipartError,
+  MultipartLimitError,
+} from './multipart-errors.js'
 import type { FileHeader } from './schema.js'
 
 /** A parsed multipart form: text values and files, each by field name, in the order sent. */
@@ -13,17 +18,30 @@ export type MultipartForm = {
 /** Limits handed to busboy, every one set. */
 export type ResolvedLimits = { fileSize: number; files: number; fields: number; parts: number; fieldSize: number }
 
+/** Which parts to keep: `keep(name, isFile)` false drops the part (its bytes are read and discarded). */
+export type PartFilter = ((name: string, isFile: boolean) => boolean) | undefined
+
 /**
- * Reads a whole `multipart/form-data` body from `payload` with busboy, files into memory.
- * Rejects on the first limit passed (413) or malformed input (400); the rest of the body is then
- * left unread (Node discards it once the response is sent).
+ * Reads a whole `multipart/form-data` body from `payload` with busboy, the kept files into memory.
+ * The whole stream counts against `bodyLimit`; parts `keep` refuses are read and thrown away (a
+ * refused field or file is listed with no values, so its name can still be checked). Rejects on
+ * the first limit passed (413) or malformed input (400); the stream is then left paused and
+ * unread, like Fastify does for any body over its limit.
  */
 export function readMultipart(
   payload: Readable,
   headers: IncomingHttpHeaders,
   limits: ResolvedLimits,
+  bodyLimit: number,
+  keep: PartFilter,
 ): Promise<MultipartForm> {
   return new Promise((resolve, reject) => {
+    const declared = Number(headers['content-length'])
+    if (declared > bodyLimit) {
+      payload.pause()
+      reject(new BodyTooLargeError())
+      return
+    }
     const value: Record<string, string[]> = Object.create(null)
     const file: Record<string, FileHeader[]> = Object.create(null)
     let busboy: InstanceType<typeof Busboy>
@@ -37,16 +55,25 @@ export function readMultipart(
     let finished = false
     let sawData = false
     let openFiles = 0
+    let received = 0
 
     const fail = (error: Error) => {
       if (settled) return
       settled = true
+      payload.off('data', count)
       payload.unpipe(busboy)
+      payload.pause()
       reject(error)
+    }
+    // every byte counts, the boundaries and part headers too, whatever busboy makes of them
+    const count = (chunk: Buffer | string) => {
+      received += chunk.length
+      if (received > bodyLimit) fail(new BodyTooLargeError())
     }
     const settle = () => {
       if (settled || !finished || openFiles > 0) return
       settled = true
+      payload.off('data', count)
       resolve({ value, file })
     }
 
@@ -57,9 +84,15 @@ export function readMultipart(
         list = []
         value[name] = list
       }
-      list.push(text)
+      if (keep === undefined || keep(name, false)) list.push(text)
     })
     busboy.on('file', (name, stream, filename, encoding, mimetype) => {
+      if (keep !== undefined && !keep(name, true)) {
+        // listed without files, so that its name can still be checked
+        file[name] ??= []
+        stream.resume()
+        return
+      }
       openFiles++
       const chunks: Buffer[] = []
       stream.on('data', (chunk: Buffer) => chunks.push(chunk))
@@ -107,6 +140,7 @@ export function readMultipart(
     payload.once('data', () => {
       sawData = true
     })
+    payload.on('data', count)
     payload.on('error', (error: Error) => fail(new MalformedMultipartError(error.message)))
     payload.on('close', () => {
       if (!payload.readableEnded) fail(new MalformedMultipartError('the request closed before the body ended'))

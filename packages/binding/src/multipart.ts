@@ -1,8 +1,8 @@
 import type { FastifyRequest, RequestPayload } from 'fastify'
 import { configOf } from './config.js'
 import { BindingSetupError, UnsupportedMediaTypeError } from './errors.js'
-import { FieldTooLargeError } from './multipart-errors.js'
-import { type MultipartForm, type ResolvedLimits, readMultipart } from './multipart-read.js'
+import { BodyTooLargeError, FieldTooLargeError } from './multipart-errors.js'
+import { type MultipartForm, type PartFilter, type ResolvedLimits, readMultipart } from './multipart-read.js'
 import type { FileHeader } from './schema.js'
 
 export type { MultipartForm } from './multipart-read.js'
@@ -26,25 +26,32 @@ export function deferMultipart(
 
 /**
  * Reads the request's multipart form once (later calls get the same result): files are held in
- * memory, bounded by the plugin's `multipartLimits` (going over one is a 413).
+ * memory, the whole body is bounded by the route's `bodyLimit` and each part by the plugin's
+ * `multipartLimits` (going over one is a 413). `bind().form(schema)` passes `keep`, so that the
+ * parts of no field of its schema are read and discarded, never held.
  *
  * @example
  * const form = await multipartForm(request)
  * const avatar = form.file.avatar?.[0]
  */
-export function multipartForm(request: FastifyRequest): Promise<MultipartForm> {
+export function multipartForm(request: FastifyRequest, keep?: PartFilter): Promise<MultipartForm> {
   let form = forms.get(request)
   if (form === undefined) {
-    form = readForm(request)
+    form = readForm(request, keep)
     forms.set(request, form)
   }
   return form
 }
 
+/** The route's `bodyLimit` (Fastify's 1 MiB unless the route or the app set another). */
+function bodyLimitOf(request: FastifyRequest): number {
+  return request.routeOptions.bodyLimit ?? request.server.initialConfig.bodyLimit ?? 1048576
+}
+
 function limitsOf(request: FastifyRequest): ResolvedLimits {
   const limits = configOf(request).multipartLimits
   return {
-    fileSize: limits.fileSize ?? request.routeOptions.bodyLimit ?? request.server.initialConfig.bodyLimit ?? 1048576,
+    fileSize: limits.fileSize ?? bodyLimitOf(request),
     files: limits.files ?? 100,
     fields: limits.fields ?? 1000,
     parts: limits.parts ?? 1000,
@@ -52,15 +59,17 @@ function limitsOf(request: FastifyRequest): ResolvedLimits {
   }
 }
 
-async function readForm(request: FastifyRequest): Promise<MultipartForm> {
+async function readForm(request: FastifyRequest, keep: PartFilter): Promise<MultipartForm> {
   const contentType = request.headers['content-type'] ?? ''
   if (!/^multipart\/form-data/i.test(contentType)) {
     throw new UnsupportedMediaTypeError(contentType, 'multipart/form-data')
   }
   const payload = payloads.get(request)
-  if (payload !== undefined) return readMultipart(payload, request.headers, limitsOf(request))
+  if (payload !== undefined) {
+    return readMultipart(payload, request.headers, limitsOf(request), bodyLimitOf(request), keep)
+  }
   const withParts = request as unknown as PartsRequest
-  if (typeof withParts.parts === 'function') return readParts(withParts, limitsOf(request))
+  if (typeof withParts.parts === 'function') return readParts(withParts, limitsOf(request), bodyLimitOf(request), keep)
   throw new BindingSetupError(
     'WEFT_MULTIPART_DISABLED',
     'multipart forms need the weftBinding plugin (or @fastify/multipart) registered on this app',
@@ -76,17 +85,37 @@ type Part =
       filename: string
       mimetype: string
       encoding: string
+      file: AsyncIterable<Buffer>
       toBuffer(): Promise<Buffer>
     }
   | { type: 'field'; fieldname: string; value: unknown; valueTruncated: boolean }
 type PartsRequest = { parts(options: { limits: ResolvedLimits }): AsyncIterable<Part> }
 
-async function readParts(request: PartsRequest, limits: ResolvedLimits): Promise<MultipartForm> {
+// The bytes of the parts read, against `bodyLimit` (part headers are not seen through this API,
+// so the count is of names, values and file contents: what would be held).
+async function readParts(
+  request: PartsRequest,
+  limits: ResolvedLimits,
+  bodyLimit: number,
+  keep: PartFilter,
+): Promise<MultipartForm> {
   const value: Record<string, string[]> = Object.create(null)
   const file: Record<string, FileHeader[]> = Object.create(null)
+  let received = 0
+  const count = (bytes: number) => {
+    received += bytes
+    if (received > bodyLimit) throw new BodyTooLargeError()
+  }
   for await (const part of request.parts({ limits })) {
+    count(Buffer.byteLength(part.fieldname))
+    if (part.type === 'file' && keep !== undefined && !keep(part.fieldname, true)) {
+      file[part.fieldname] ??= []
+      for await (const chunk of part.file) count(chunk.length)
+      continue
+    }
     if (part.type === 'file') {
       const buffer = await part.toBuffer()
+      count(buffer.length)
       file[part.fieldname] ??= []
       file[part.fieldname]?.push({
         fieldname: part.fieldname,
@@ -102,8 +131,10 @@ async function readParts(request: PartsRequest, limits: ResolvedLimits): Promise
       })
     } else {
       if (part.valueTruncated) throw new FieldTooLargeError(part.fieldname)
+      const text = String(part.value)
+      count(Buffer.byteLength(text))
       value[part.fieldname] ??= []
-      value[part.fieldname]?.push(String(part.value))
+      if (keep === undefined || keep(part.fieldname, false)) value[part.fieldname]?.push(text)
     }
   }
   return { value, file }

@@ -23,8 +23,6 @@ export type FieldPlan = {
   optional: boolean
   hasDefault: boolean
   defaultValue: unknown
-  /** Keys of this field are read but dropped (the `bindingSource` field in a source it does not list). */
-  ignored: boolean
   /** The raw `bindingSource` option, for `all()`. */
   bindingSource: string | undefined
   schema: TSchema
@@ -40,25 +38,24 @@ export type ObjectPlan = {
   /** Field by lower-cased key (null prototype). */
   byLower: Record<string, FieldPlan>
   fileFields: FieldPlan[]
+  /** Split nested keys already seen (filled by decoding, bounded in size). */
+  paths?: Map<string, string[] | string>
 }
 
 /**
  * The plan of `schema` for `tag` under `config`, compiled on first use and cached (per schema in a
- * WeakMap, so plans go away with their schemas). `ignore` names a top-level property whose keys
- * are dropped.
+ * WeakMap, so plans go away with their schemas).
  */
-export function planFor(schema: TSchema, tag: string, config: BindingConfig, ignore?: string): ObjectPlan {
+export function planFor(schema: TSchema, tag: string, config: BindingConfig): ObjectPlan {
   let byTag = config.plans.get(schema)
   if (byTag === undefined) {
     byTag = new Map()
     config.plans.set(schema, byTag)
   }
-  const cacheKey = ignore === undefined ? tag : `${tag}\u0000${ignore}`
-  let plan = byTag.get(cacheKey) as ObjectPlan | undefined
+  let plan = byTag.get(tag) as ObjectPlan | undefined
   if (plan === undefined) {
     plan = compileObject(schema, tag, config)
-    for (const field of plan.fields) field.ignored = field.prop === ignore
-    byTag.set(cacheKey, plan)
+    byTag.set(tag, plan)
   }
   return plan
 }
@@ -116,7 +113,6 @@ function compileField(index: number, prop: string, schema: TSchema, tag: string,
     optional: false,
     hasDefault: n.default !== undefined,
     defaultValue: n.default,
-    ignored: false,
     bindingSource: tagOf(schema, 'bindingSource'),
     schema,
   }

@@ -1,5 +1,5 @@
 import { parse as parseQueryString } from 'fast-querystring'
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
+import type { FastifyBodyParser, FastifyInstance, FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import {
   applyParserConfig,
@@ -7,6 +7,7 @@ import {
   ensureConfig,
   type MultipartLimits,
   type ParserConfig,
+  registerCustomBinder,
   type StructValidator,
 } from './config.js'
 import { deferMultipart } from './multipart.js'
@@ -38,6 +39,14 @@ export type WeftBindingOptions = {
    * nothing for it. With `false` such bodies are answered 415 by Fastify.
    */
   multipart?: boolean
+  /**
+   * `'absent'` (default): a JSON request with an empty body has no body (`request.body` undefined),
+   * as the seed's `All()` needs; the plugin replaces Fastify's `application/json` parser for that,
+   * with the same decoding and poisoning checks (so a JSON parser of the app's own, added before,
+   * is replaced too). `'error'` keeps the parser in place and Fastify's 400
+   * `FST_ERR_CTP_EMPTY_JSON_BODY`.
+   */
+  emptyJsonBody?: 'absent' | 'error'
 }
 
 // Kept as bytes: bind() decodes them with the schema at hand. MessagePack and CBOR bodies are
@@ -49,7 +58,7 @@ async function plugin(fastify: FastifyInstance, options: WeftBindingOptions): Pr
   const config = ensureConfig(fastify)
   if (options.enableSplittingOnParsers !== undefined) config.splitting = options.enableSplittingOnParsers
   if (options.structValidator !== undefined) config.structValidator = options.structValidator
-  for (const binder of options.customBinders ?? []) config.customBinders.set(binder.name, binder)
+  for (const binder of options.customBinders ?? []) registerCustomBinder(fastify, binder)
   if (options.parserDecoder !== undefined) applyParserConfig(config, options.parserDecoder)
   if (options.multipartLimits !== undefined) config.multipartLimits = { ...options.multipartLimits }
 
@@ -59,13 +68,32 @@ async function plugin(fastify: FastifyInstance, options: WeftBindingOptions): Pr
     })
   }
   keepRawBodies(fastify, rawTypes)
+  acceptEmptyJson(fastify, options.emptyJsonBody !== 'error')
   const jsonSuffix = /^[a-z]+\/[^;\s]+\+json(;|$)/i
   if (!fastify.hasContentTypeParser(jsonSuffix)) {
-    fastify.addContentTypeParser(jsonSuffix, { parseAs: 'string' }, fastify.getDefaultJsonParser('error', 'error'))
+    fastify.addContentTypeParser(jsonSuffix, { parseAs: 'string' }, jsonParser(fastify, true))
   }
   if (options.multipart !== false && !fastify.hasContentTypeParser('multipart/form-data')) {
     fastify.addContentTypeParser('multipart/form-data', deferMultipart)
   }
+}
+
+/** Fastify's JSON parser (with the app's poisoning settings); `emptyIsAbsent` lets `''` through as no body. */
+function jsonParser(fastify: FastifyInstance, emptyIsAbsent: boolean): FastifyBodyParser<string> {
+  const { onProtoPoisoning = 'error', onConstructorPoisoning = 'error' } = fastify.initialConfig
+  const parse = fastify.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning)
+  if (!emptyIsAbsent) return parse
+  return (request, body, done) => {
+    if (body === '' || (Buffer.isBuffer(body) && body.length === 0)) done(null, undefined)
+    else parse(request, body, done)
+  }
+}
+
+/** Replaces the `application/json` parser with one for which an empty body is no body. */
+function acceptEmptyJson(fastify: FastifyInstance, enabled: boolean): void {
+  if (!enabled) return
+  fastify.removeContentTypeParser('application/json')
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, jsonParser(fastify, true))
 }
 
 /**

@@ -104,8 +104,14 @@ describe('query array formats', () => {
     expect(res.body.message).toContain('posts[1001]')
   })
 
-  it('skips keys of no field whatever their shape', async () => {
-    expect((await query(Colors, 'colors=a&utm[source=x&ref]=y')).body).toEqual({ colors: ['a'] })
+  it('skips keys of no field whose brackets pair up (or that have no "[")', async () => {
+    expect((await query(Colors, 'colors=a&utm[source]=x&ref]=y&a.b=1')).body).toEqual({ colors: ['a'] })
+  })
+
+  it('rejects a key of no field whose brackets do not pair up, as Fiber does', async () => {
+    const res = await query(Colors, 'colors=a&utm[source=x')
+    expect(res.status).toBe(400)
+    expect(res.body).toMatchObject({ code: 'WEFT_BIND_ERROR', message: expect.stringContaining('utm[source') })
   })
 
   it.each(['posts[0[title]=x', 'posts]0[=x', 'posts[0]x=1'])('rejects unbalanced brackets: %s', async (qs) => {

@@ -3,7 +3,8 @@ import type { TSchema } from 'typebox'
 import { binaryBody, jsonBody, urlencodedBody, xmlBody } from './body.js'
 import type { BindingConfig } from './config.js'
 import { expectedTypes, formatOf, mediaTypeOf } from './content-type.js'
-import { decodeMap, type MapOptions, type RawMap } from './decode-map.js'
+import { decodeMap, fillsField, type MapOptions, type RawMap } from './decode-map.js'
+import { decodeRecord, isRecordSchema, normalizeBrackets, recordPlanFor } from './decode-record.js'
 import { decodeTree, type TreeMode, treePlanFor } from './decode-tree.js'
 import { BindError, BindingSetupError, BindSource, UnsupportedMediaTypeError, ValidationError } from './errors.js'
 import { bindFiles } from './files.js'
@@ -23,16 +24,18 @@ export type BindOptions = {
   tag?: string
   /** `false`: file fields of multipart forms are not filled. */
   files?: boolean
+  /**
+   * `json()` only: answer 415 unless the Content-Type is `application/json` or `+json` (by default
+   * the bytes of a type with no format of its own, `text/plain` say, are decoded as JSON).
+   */
+  requireContentType?: boolean
 }
 
 /** The request being bound and the settings in force. */
 export type Target = { request: FastifyRequest; reply: FastifyReply | undefined; config: BindingConfig }
 
-/**
- * One read: the caller's options; `defaults: false` leaves defaults to `all()`, which also names
- * in `ignore` the `bindingSource` field of a source it does not list.
- */
-export type Step = { options: BindOptions | undefined; defaults: boolean; ignore?: string }
+/** One read: the caller's options; `defaults: false` leaves defaults to `all()`. */
+export type Step = { options: BindOptions | undefined; defaults: boolean }
 
 /** The body formats read as trees (their own tag each). */
 export type TreeFormat = 'json' | 'xml' | 'msgpack' | 'cbor'
@@ -95,11 +98,17 @@ export async function readForm(target: Target, schema: TSchema, step: Step): Pro
   const mediaType = mediaTypeOf(request)
   const format = formatOf(mediaType)
   if (format === 'multipart') {
-    const form = await multipartForm(request)
-    const out = readMap(target, schema, 'form', step, form.value, BindSource.Body)
-    if (step.options?.files !== false) {
-      bindFiles(planFor(schema, tagFor(target, 'form', step.options), target.config, step.ignore), form.file, out)
+    if (isRecordSchema(schema)) {
+      // a map takes every text field and no file
+      const form = await multipartForm(request, (_name, isFile) => !isFile)
+      checkFileNames(form.file)
+      return readMap(target, schema, 'form', step, form.value, BindSource.Body)
     }
+    const plan = planFor(schema, tagFor(target, 'form', step.options), target.config)
+    const form = await multipartForm(request, (name) => fillsField(plan, name))
+    checkFileNames(form.file)
+    const out = readMap(target, schema, 'form', step, form.value, BindSource.Body)
+    if (step.options?.files !== false) bindFiles(plan, form.file, out)
     return out
   }
   if (format === 'form' || (mediaType === '' && request.body == null)) {
@@ -108,13 +117,47 @@ export async function readForm(target: Target, schema: TSchema, step: Step): Pro
   throw new UnsupportedMediaTypeError(mediaType, expectedTypes.form)
 }
 
+/**
+ * The JSON body of `json()`: a body of another known format (form, multipart, XML, MessagePack,
+ * CBOR, a custom binder's type) is a 415, and so is any non-JSON type with `requireContentType`.
+ */
+export function readJson(target: Target, schema: TSchema, step: Step): unknown {
+  const mediaType = mediaTypeOf(target.request)
+  const format = formatOf(mediaType)
+  if (format !== 'json' && (step.options?.requireContentType === true || isOtherFormat(target, mediaType, format))) {
+    throw new UnsupportedMediaTypeError(mediaType, expectedTypes.json)
+  }
+  return readTree(target, schema, 'json', step)
+}
+
+function isOtherFormat(target: Target, mediaType: string, format: string | undefined): boolean {
+  if (format !== undefined) return true
+  for (const binder of target.config.customBinders.values()) {
+    if (binder.mimeTypes.some((type) => type.toLowerCase() === mediaType)) return true
+  }
+  return false
+}
+
+/** File field names follow the bracket rule of every form key (Fiber checks them too). */
+function checkFileNames(files: Record<string, unknown>): void {
+  for (const name in files) {
+    if (normalizeBrackets(name) === '\u0000') {
+      throw new BindError(BindSource.Body, name, `unmatched brackets in key "${name}"`)
+    }
+  }
+}
+
 /** A JSON, XML, MessagePack or CBOR body. */
 export function readTree(target: Target, schema: TSchema, format: TreeFormat, step: Step): unknown {
   const { request, config } = target
   const value =
-    format === 'json' ? jsonBody(request) : format === 'xml' ? xmlBody(request) : binaryBody(request, config, format)
+    format === 'json'
+      ? jsonBody(request, formatOf(mediaTypeOf(request)) === 'json')
+      : format === 'xml'
+        ? xmlBody(request)
+        : binaryBody(request, config, format)
   const mode: TreeMode = format === 'xml' ? 'text' : 'typed'
-  const plan = treePlanFor(schema, step.options?.tag ?? format, mode, config, step.ignore)
+  const plan = treePlanFor(schema, step.options?.tag ?? format, mode, config)
   return decodeTree(plan, value, { source: BindSource.Body, config, mode, defaults: step.defaults })
 }
 
@@ -137,6 +180,33 @@ function tagFor(target: Target, tag: string, options: BindOptions | undefined): 
   return options?.tag ?? target.config.aliasTag ?? tag
 }
 
+const optionCache = new WeakMap<BindingConfig, Map<string, MapOptions>>()
+
+/** The decoding options of a source (built once per configuration, not per request). */
+function mapOptionsFor(config: BindingConfig, source: BindSource, form: boolean, defaults: boolean): MapOptions {
+  let byKey = optionCache.get(config)
+  if (byKey === undefined) {
+    byKey = new Map()
+    optionCache.set(config, byKey)
+  }
+  const key = form ? (defaults ? 'form' : 'form-') : defaults ? source : `${source}-`
+  let options = byKey.get(key)
+  // the plugin may flip splitting after a first request bound with the old setting
+  if (options === undefined || options.split !== (config.splitting && source !== BindSource.URI)) {
+    options = {
+      source,
+      config,
+      caseInsensitive: source !== BindSource.URI,
+      split: config.splitting && source !== BindSource.URI,
+      trim: source === BindSource.Header || source === BindSource.RespHeader,
+      defaults,
+      brackets: source === BindSource.Query || form,
+    }
+    byKey.set(key, options)
+  }
+  return options
+}
+
 function readMap(
   target: Target,
   schema: TSchema,
@@ -146,14 +216,9 @@ function readMap(
   source: BindSource,
 ): Record<string, unknown> {
   const config = target.config
-  const plan = planFor(schema, tagFor(target, tag, step.options), config, step.ignore)
-  const options: MapOptions = {
-    source,
-    config,
-    caseInsensitive: source !== BindSource.URI,
-    split: config.splitting && source !== BindSource.URI,
-    trim: source === BindSource.Header || source === BindSource.RespHeader,
-    defaults: step.defaults,
+  const options = mapOptionsFor(config, source, tag === 'form', step.defaults)
+  if (isRecordSchema(schema)) {
+    return decodeRecord(recordPlanFor(schema, config), map, options)
   }
-  return decodeMap(plan, map, options)
+  return decodeMap(planFor(schema, tagFor(target, tag, step.options), config), map, options)
 }
