@@ -84,17 +84,17 @@ describe('paginate: sort', () => {
 })
 
 describe('paginate: cursor', () => {
-  it('switches to cursor mode, reporting page and offset as 0', async () => {
+  it('switches to cursor mode, reporting page 1 (never 0) and offset 0, both unused', async () => {
     const cursor = token({ id: 42 })
     const { status, body } = await getJSON(app, `/items?cursor=${cursor}&page=3&offset=7&limit=5`)
     expect(status).toBe(200)
-    expect(body).toMatchObject({ cursor, page: 0, offset: 0, limit: 5, start: 0 })
+    expect(body).toMatchObject({ cursor, page: 1, offset: 0, limit: 5, start: 0 })
   })
 
   it('reads the cursorParam alias when cursorKey is absent', async () => {
     const aliased = echoApp({ cursorParam: 'after' })
     const cursor = token({ id: 1 })
-    expect((await getJSON(aliased, `/items?after=${cursor}`)).body).toMatchObject({ cursor, page: 0 })
+    expect((await getJSON(aliased, `/items?after=${cursor}`)).body).toMatchObject({ cursor, page: 1 })
   })
 
   it('prefers cursorKey over the cursorParam alias', async () => {

@@ -9,6 +9,6 @@ export {
   PaginationInvalidError,
 } from './errors.js'
 export { type PaginationHook, paginate } from './hook.js'
-export { PageInfo, type PageInfoInit, type PageInfoJSON } from './page-info.js'
+export { PageInfo, type PageInfoInit, type PageInfoJSON, type PageLinks, type PagingMode } from './page-info.js'
 export { type WeftPaginationOptions, weftPagination } from './plugin.js'
 export type { SortField, SortOrder } from './sort.js'

@@ -10,6 +10,13 @@ export const kValues = Symbol('weft.pagination.values')
 /** @internal The sort as parsed from the request, before any `sortBy`. */
 export const kParsedSort = Symbol('weft.pagination.parsedSort')
 
+/**
+ * How a request pages. `cursor`: it carries a cursor, or names neither a page nor an offset (the
+ * first page of a cursor walk, seed rule 4); `offset`: it sends an offset above 0 (or only an
+ * offset); `page`: otherwise. Links follow the mode: a response never mixes them.
+ */
+export type PagingMode = 'page' | 'offset' | 'cursor'
+
 /** Fields a PageInfo may be created with by hand (the hook fills them from the query string). */
 export interface PageInfoInit {
   page?: number
@@ -17,6 +24,14 @@ export interface PageInfoInit {
   offset?: number
   sort?: SortField[]
   cursor?: string
+  /** Default: `cursor` with a cursor, `offset` with an offset above 0, else `page`. */
+  mode?: PagingMode
+}
+
+/** `next` and `prev` links of a response, `null` when there is none. */
+export interface PageLinks {
+  next: string | null
+  prev: string | null
 }
 
 /** The stable JSON shape of a PageInfo for API responses (`PageInfo#toJSON`). */
@@ -43,7 +58,9 @@ export interface PageInfoJSON {
  * ```
  */
 export class PageInfo {
-  /** Page number (1-based); 0 in cursor mode. */
+  /** How this request pages (see `PagingMode`). */
+  mode: PagingMode
+  /** Page number (1-based): in offset mode the page the first row falls on; 1 in cursor mode (unused). */
   page: number
   /** Items per page, between 1 and the config's `maxLimit`. */
   limit: number
@@ -65,11 +82,18 @@ export class PageInfo {
   [kParsedSort]: readonly SortField[]
 
   constructor(init?: PageInfoInit) {
-    this.page = init?.page ?? 1
     this.limit = init?.limit ?? DEFAULT_CONFIG.defaultLimit
     this.offset = init?.offset ?? 0
     this.sort = init?.sort ?? [{ field: DEFAULT_CONFIG.defaultSort, order: 'asc' }]
     this.cursor = init?.cursor ?? ''
+    this.mode = init?.mode ?? (this.cursor !== '' ? 'cursor' : this.offset > 0 ? 'offset' : 'page')
+    if (this.mode === 'cursor') this.offset = 0
+    this.page =
+      this.mode === 'cursor'
+        ? 1
+        : this.mode === 'offset'
+          ? Math.floor(this.offset / this.limit) + 1
+          : Math.max(init?.page ?? 1, 1)
     this.hasMore = false
     this.nextCursor = ''
     this[kConfig] = DEFAULT_CONFIG
@@ -78,12 +102,12 @@ export class PageInfo {
   }
 
   /**
-   * Index of the first item: the offset when above 0, else `(page - 1) x limit` (capped at
-   * `Number.MAX_SAFE_INTEGER`); 0 in cursor mode.
+   * Index of the first item: the offset in offset mode, `(page - 1) x limit` in page mode (capped
+   * at `Number.MAX_SAFE_INTEGER`); 0 in cursor mode (the cursor's keyset condition positions it).
    */
   start(): number {
-    if (this.cursor !== '') return 0
-    if (this.offset > 0) return this.offset
+    if (this.mode === 'cursor') return 0
+    if (this.mode === 'offset') return this.offset
     return this.page > 1 ? Math.min((this.page - 1) * this.limit, Number.MAX_SAFE_INTEGER) : 0
   }
 
@@ -116,8 +140,14 @@ export class PageInfo {
     return this.nextPageURLWithKeys(baseURL, this[kConfig].pageKey, this[kConfig].limitKey)
   }
 
-  /** Next-page URL with custom page and limit keys; drops offset and cursor parameters. */
+  /**
+   * Next-page URL with custom page and limit keys; drops cursor parameters. In offset mode it
+   * carries the next offset (the config's offset key) and drops the page key, so it starts exactly
+   * after this page's last row.
+   */
   nextPageURLWithKeys(baseURL: string, pageKey: string, limitKey: string): string {
+    if (this.mode === 'offset')
+      return this.#offsetURL(baseURL, this.start() + this.limit, this.limit, pageKey, limitKey)
     return this.#pageURL(baseURL, Math.max(this.page, 1) + 1, pageKey, limitKey)
   }
 
@@ -126,8 +156,17 @@ export class PageInfo {
     return this.previousPageURLWithKeys(baseURL, this[kConfig].pageKey, this[kConfig].limitKey)
   }
 
-  /** Previous-page URL with custom keys; `''` on page 1. */
+  /**
+   * Previous-page URL with custom keys; `''` on page 1. In offset mode: the rows just before this
+   * page (offset `max(0, offset - limit)`, limit shortened when fewer rows precede), `''` at offset 0.
+   */
   previousPageURLWithKeys(baseURL: string, pageKey: string, limitKey: string): string {
+    if (this.mode === 'offset') {
+      const start = this.start()
+      if (start === 0) return ''
+      const offset = Math.max(0, start - this.limit)
+      return this.#offsetURL(baseURL, offset, start - offset, pageKey, limitKey)
+    }
     return this.page > 1 ? this.#pageURL(baseURL, this.page - 1, pageKey, limitKey) : ''
   }
 
@@ -150,6 +189,25 @@ export class PageInfo {
     )
   }
 
+  /**
+   * The next link in this request's mode, `''` when `hasMore` is false: a cursor link in cursor
+   * mode, else an offset or page link (`nextPageURL`).
+   */
+  nextURL(baseURL: string): string {
+    if (!this.hasMore) return ''
+    return this.mode === 'cursor' ? this.nextCursorURL(baseURL) : this.nextPageURL(baseURL)
+  }
+
+  /** The previous link in this request's mode; `''` in cursor mode (cursors only go forward, by design). */
+  previousURL(baseURL: string): string {
+    return this.mode === 'cursor' ? '' : this.previousPageURL(baseURL)
+  }
+
+  /** `{ next, prev }` from `nextURL` and `previousURL`, `null` for none: one mode, never mixed. */
+  links(baseURL: string): PageLinks {
+    return { next: this.nextURL(baseURL) || null, prev: this.previousURL(baseURL) || null }
+  }
+
   /** The stable response shape: `page`, `limit`, `offset`, `sort`, `cursor`, `has_more`, `next_cursor`. */
   toJSON(): PageInfoJSON {
     return {
@@ -161,6 +219,18 @@ export class PageInfo {
       has_more: this.hasMore,
       next_cursor: this.nextCursor,
     }
+  }
+
+  #offsetURL(baseURL: string, offset: number, limit: number, pageKey: string, limitKey: string): string {
+    const { offsetKey, cursorKey, cursorParam } = this[kConfig]
+    return rewriteQuery(
+      baseURL,
+      [
+        [offsetKey, String(offset)],
+        [limitKey, String(limit)],
+      ],
+      [pageKey, cursorKey, cursorParam],
+    )
   }
 
   #pageURL(baseURL: string, page: number, pageKey: string, limitKey: string): string {

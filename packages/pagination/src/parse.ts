@@ -15,6 +15,9 @@ function read(query: Query, key: string): string | undefined | null {
   return null
 }
 
+/** Whether the query names `key` (with any value, even an empty or unparsable one). */
+const hasKey = (query: Query, key: string): boolean => query[key] !== undefined
+
 /** Reads an integer parameter: `undefined` when absent or empty, `NaN` when unparsable. */
 function readInteger(query: Query, key: string): number | undefined {
   const text = read(query, key)
@@ -74,10 +77,15 @@ export function parsePageInfo(query: Query | null | undefined, config: ResolvedC
   let info: PageInfo
   if (cursor) {
     const values = decodeCursor(cursor, config, sort)
-    info = new PageInfo({ page: 0, limit, offset: 0, sort, cursor })
+    info = new PageInfo({ limit, sort, cursor, mode: 'cursor' })
     info[kValues] = values
   } else {
-    info = new PageInfo({ page: parsePage(q, config, limit), limit, offset: parseOffset(q, config), sort, cursor: '' })
+    const page = parsePage(q, config, limit)
+    const offset = parseOffset(q, config)
+    // Offset wins over page when above 0; a request naming neither is a cursor walk's first page.
+    const mode =
+      offset > 0 ? 'offset' : hasKey(q, config.pageKey) ? 'page' : hasKey(q, config.offsetKey) ? 'offset' : 'cursor'
+    info = new PageInfo({ page, limit, offset, sort, cursor: '', mode })
   }
   info[kConfig] = config
   return info

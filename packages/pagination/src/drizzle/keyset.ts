@@ -1,5 +1,6 @@
 import { type Column, type SQL, sql } from 'drizzle-orm'
 import type { SortOrder } from '../sort.js'
+import { type ExactKind, exactParam } from './values.js'
 
 /** Where rows with a null sort value go. */
 export type NullsPlacement = 'first' | 'last'
@@ -9,9 +10,12 @@ export interface KeyPart {
   column: Column
   order: SortOrder
   value?: unknown
+  /** Set for types whose cursor value is exact text (timestamps, numeric, bigint), cast back in SQL. */
+  exact?: ExactKind | undefined
 }
 
-const param = (part: KeyPart): SQL => sql`${sql.param(part.value, part.column)}`
+const param = (part: KeyPart): SQL =>
+  part.exact !== undefined ? exactParam(part.exact, part.value as string) : sql`${sql.param(part.value, part.column)}`
 
 /** `ORDER BY` terms; nullable columns get an explicit `NULLS FIRST|LAST` matching the keyset. */
 export function orderByOf(parts: readonly KeyPart[], nulls: NullsPlacement): SQL[] {

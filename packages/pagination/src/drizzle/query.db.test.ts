@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite'
 import { createScratchDatabase, type ScratchDatabase, testDatabaseKinds } from '@weft/tooling/test-db'
-import { sql } from 'drizzle-orm'
+import { getTableColumns, sql } from 'drizzle-orm'
 import { bigint, integer, type PgDatabase, type PgQueryResultHKT, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
@@ -77,7 +77,7 @@ function appFor(db: Db, nulls: NullsPlacement): FastifyInstance {
       nulls,
     })
     const found = await db
-      .select()
+      .select({ ...getTableColumns(items), ...query.select })
       .from(items)
       .where(query.where)
       .orderBy(...query.orderBy)
@@ -153,6 +153,27 @@ describe.each(testDatabaseKinds())('paginateQuery on %s', (kind) => {
 
   it.each(['name', '-created,price'])('places nulls first when asked, sorted by %s', async (sort) => {
     expect(await walk(byNullsFirst, sort, 43)).toEqual(expectedIds(sort, 'first'))
+  })
+
+  it('answers a server error naming q.select when a microsecond timestamp sort runs without it', async () => {
+    const app = Fastify()
+    app.get('/bare', { onRequest: paginate({ allowedSorts: ['created'] }) }, async (request) => {
+      const page = fromContext(request)!
+      const query = paginateQuery(page, {
+        columns: { id: items.id, created: { column: items.createdAt, key: 'createdAt' } },
+        unique: 'id',
+      })
+      const found = await db
+        .select()
+        .from(items)
+        .where(query.where)
+        .orderBy(...query.orderBy)
+        .limit(query.limit)
+      return query.finish(found).map((row) => row.id)
+    })
+    const response = await app.inject('/bare?sort=created&limit=3')
+    expect(response.statusCode).toBe(500)
+    expect(response.json().message).toMatch(/q\.select/)
   })
 
   it('pages by offset with the same order', async () => {

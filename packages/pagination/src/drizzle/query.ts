@@ -1,7 +1,15 @@
-import type { Column, SQL } from 'drizzle-orm'
+import { createHash } from 'node:crypto'
+import { type Column, getTableName, type SQL, sql } from 'drizzle-orm'
+import { CursorInvalidError } from '../errors.js'
 import type { PageInfo } from '../page-info.js'
 import { type KeyPart, keysetWhere, type NullsPlacement, orderByOf } from './keyset.js'
-import { reviveValue, serializeValue } from './values.js'
+import { exactFromRow, exactKindOf, exactTextOf, reviveValue, serializeValue } from './values.js'
+
+/** Result key of `q.select`: the exact text of the sort values, read by `finish` and removed from the rows. */
+export const CURSOR_SELECT_KEY = 'weftCursor'
+
+/** Token key of the ordering signature (fields, column types, directions, null placement). */
+export const CURSOR_TYPES_KEY = '$types'
 
 /** A sortable field: its column, and the row property holding its value when that is not the field name. */
 export type SortColumn = Column | { column: Column; key: string }
@@ -26,6 +34,11 @@ export interface PaginateQueryOptions<Field extends string> {
 
 /** The parts of a drizzle query for one page, and `finish` for its rows. */
 export interface PaginatedQuery {
+  /**
+   * Extra selection for the exact cursor values (timestamps keep microseconds, numeric and bigint
+   * every digit): spread it into the select, `db.select({ ...getTableColumns(table), ...q.select })`.
+   */
+  select: { [CURSOR_SELECT_KEY]: SQL<string> }
   /** Keyset condition in cursor mode (combine with your filters via `and`); `undefined` otherwise. */
   where: SQL | undefined
   /** `ORDER BY` terms: the request's sort, then the unique column. Spread into `.orderBy(...)`. */
@@ -35,10 +48,10 @@ export interface PaginatedQuery {
   /** `page.start()` (0 in cursor mode). */
   offset: number
   /**
-   * Takes the fetched rows, sets `hasMore` and the next cursor (from the last returned row) on the
-   * PageInfo, and returns at most `page.limit` rows.
+   * Takes the fetched rows, sets `hasMore` and, in cursor mode, the next cursor (from the last
+   * returned row) on the PageInfo, and returns at most `page.limit` rows, without `q.select`'s key.
    */
-  finish<Row extends object>(rows: readonly Row[]): Row[]
+  finish<Row extends object>(rows: readonly Row[]): Omit<Row, typeof CURSOR_SELECT_KEY>[]
 }
 
 interface Resolved extends KeyPart {
@@ -55,12 +68,37 @@ function resolveParts<Field extends string>(page: PageInfo, options: PaginateQue
   }
   const parts: Resolved[] = []
   for (const { field, order } of page.sort) {
+    if (field === CURSOR_TYPES_KEY) throw new Error(`@weft/pagination/drizzle: "${field}" is reserved`)
     if (parts.some((p) => p.field === field)) continue
     parts.push({ field, order, ...lookup(field) })
     if (field === options.unique) return parts
   }
   parts.push({ field: options.unique, order: parts[0]?.order ?? 'asc', ...lookup(options.unique) })
   return parts
+}
+
+/**
+ * A digest of what a cursor's values mean: each field's column (table, name, type, nullability; the
+ * column also stands for its collation, which drizzle does not know) and direction, and where nulls
+ * go. A token replayed on another column, type or ordering then fails this check (400) instead of
+ * starting at a meaningless position.
+ */
+function signatureOf(parts: readonly Resolved[], nulls: NullsPlacement): string {
+  let text = nulls
+  for (const { field, column, order } of parts) {
+    const where = JSON.stringify([field, getTableName(column.table), column.name, column.getSQLType(), column.notNull])
+    text += `|${where}:${order}`
+  }
+  return createHash('sha256').update(text).digest().subarray(0, 9).toString('base64url')
+}
+
+/** Copies of the rows without `q.select`'s key (rows that lack it are returned as they are). */
+function withoutCursorKey<Row extends object>(rows: readonly Row[]): Omit<Row, typeof CURSOR_SELECT_KEY>[] {
+  return rows.map((row) => {
+    if (!(CURSOR_SELECT_KEY in row)) return row
+    const { [CURSOR_SELECT_KEY]: _, ...rest } = row as Record<string, unknown>
+    return rest as Omit<Row, typeof CURSOR_SELECT_KEY>
+  })
 }
 
 /**
@@ -81,29 +119,55 @@ export function paginateQuery<Field extends string>(
 ): PaginatedQuery {
   const parts = resolveParts(page, options)
   const nulls = options.nulls ?? 'last'
+  const exactParts: Resolved[] = []
+  for (const part of parts) {
+    part.exact = exactKindOf(part.column)
+    if (part.exact !== undefined) exactParts.push(part)
+  }
+  const signature = signatureOf(parts, nulls)
   let where: SQL | undefined
-  if (page.cursor !== '') {
+  if (page.mode === 'cursor' && page.cursor !== '') {
     const values = page.cursorValues()
+    const types = values[CURSOR_TYPES_KEY]
+    if (types !== undefined && types !== signature) {
+      throw new CursorInvalidError('it was issued for other sort fields, column types or order')
+    }
     for (const part of parts) part.value = reviveValue(part.column, part.field, values)
     where = keysetWhere(parts, nulls)
   }
+  const exactTexts = exactParts.map((part) => exactTextOf(part.column, part.exact!))
+  const select = {
+    [CURSOR_SELECT_KEY]:
+      exactTexts.length === 0
+        ? sql<string>`'[]'`
+        : sql<string>`json_build_array(${sql.join(exactTexts, sql`, `)})::text`,
+  }
   const limit = page.limit
   return {
+    select,
     where,
     orderBy: orderByOf(parts, nulls),
     limit: limit + 1,
     offset: page.start(),
-    finish<Row extends object>(rows: readonly Row[]): Row[] {
-      if (rows.length <= limit) {
-        page.hasMore = false
-        page.nextCursor = ''
-        return rows.slice()
-      }
+    finish<Row extends object>(rows: readonly Row[]): Omit<Row, typeof CURSOR_SELECT_KEY>[] {
+      const more = rows.length > limit
+      const kept = withoutCursorKey(more ? rows.slice(0, limit) : rows)
+      page.nextCursor = ''
+      page.hasMore = more
+      if (!more || page.mode !== 'cursor') return kept
       const last = rows[limit - 1] as Record<string, unknown>
+      const exact =
+        typeof last[CURSOR_SELECT_KEY] === 'string' ? (JSON.parse(last[CURSOR_SELECT_KEY]) as unknown[]) : undefined
       const next: Record<string, unknown> = {}
-      for (const part of parts) next[part.field] = serializeValue(last[part.key])
+      for (const part of parts) {
+        const index = exactParts.indexOf(part)
+        if (index === -1) next[part.field] = serializeValue(last[part.key])
+        else if (exact !== undefined) next[part.field] = exact[index] ?? null
+        else next[part.field] = exactFromRow(part.column, part.exact!, part.field, last[part.key])
+      }
+      next[CURSOR_TYPES_KEY] = signature
       page.setNextCursor(next)
-      return rows.slice(0, limit)
+      return kept
     },
   }
 }
