@@ -1,17 +1,27 @@
 import { setParserDecoder } from '@weft/binding'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { memoryAttemptCounter } from './auth/attempts.js'
 import { auth } from './auth/plugin.js'
 import type { Settings } from './config/settings.js'
+import { fastifyTrustProxy } from './config/trust-proxy.js'
 import type { DatabaseHandle } from './db/client.js'
+import { installCors } from './http/cors.js'
 import { installDocs } from './http/docs.js'
 import { frameworkErrors, installErrorHandling } from './http/error-handler.js'
+import { installHandlerTimeout } from './http/handler-timeout.js'
+import { installJsonParser } from './http/json-parser.js'
 import { redactedPaths } from './http/logging.js'
+import { installNotFound } from './http/not-found.js'
 import { installSecurity } from './http/security.js'
+import { installTextGuard } from './http/text-guard.js'
+import { sharedRateLimitStore } from './limits/rate-limit-store.js'
+import { connectRedis, outageLog } from './limits/redis.js'
+import { redisAttemptCounter } from './limits/redis-attempts.js'
 import { authRoutes } from './routes/auth.js'
 import { healthRoutes } from './routes/health.js'
 import { productRoutes } from './routes/products.js'
 import { userRoutes } from './routes/users.js'
-import { ErrorEnvelopeSchema } from './schemas/common.js'
+import { sharedSchemas } from './schemas/components.js'
 
 export interface AppOptions {
   database: DatabaseHandle
@@ -26,36 +36,81 @@ function withRedaction(logger: FastifyServerOptions['logger']): FastifyServerOpt
   return { ...options, redact: { paths: redactedPaths, censor: '[redacted]' } }
 }
 
+/** How long a request's bytes may take to arrive (`REQUEST_TIMEOUT_MS`). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
+
+/**
+ * With `REDIS_URL`, the rate limits and password-attempt budgets every replica shares; each falls back to
+ * this process's memory while Redis is unreachable (logged once per outage, never a 500).
+ */
+function sharedLimits(app: FastifyInstance, settings: Settings) {
+  if (!settings.redisUrl) return undefined
+  const redis = connectRedis(settings.redisUrl, app.log)
+  app.addHook('onClose', async () => {
+    redis.disconnect()
+  })
+  const outage = outageLog(app.log)
+  return {
+    rateLimitStore: sharedRateLimitStore(redis, outage, 'weft:api-a:rate:'),
+    attemptCounter: redisAttemptCounter(redis, outage, {
+      prefix: 'weft:api-a:attempts:',
+      max: settings.authRateLimit,
+      windowMs: settings.authRateWindowMs,
+      fallback: memoryAttemptCounter(settings.authRateLimit, settings.authRateWindowMs),
+    }),
+  }
+}
+
+/**
+ * How the router matches paths; the not-found handler matches them the same way to tell 404 from 405. As in
+ * API B: `/api/products/` is `/api/products`, and a path parameter over 100 characters is a 400.
+ */
+const routerOptions = { ignoreTrailingSlash: true, maxParamLength: 100 }
+
 /** Builds the API without listening, so tests can `inject` into it. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { database, settings } = options
+  const requestTimeout = settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
   const app = Fastify({
     logger: withRedaction(options.logger),
     bodyLimit: settings.bodyLimit,
-    handlerTimeout: settings.handlerTimeoutMs,
-    // A client that trickles its request in is cut off too (Node's own default is five minutes).
-    requestTimeout: 30_000,
-    trustProxy: settings.trustProxy,
-    routerOptions: { maxParamLength: 200 },
+    // A client that trickles its request in gets 408 and its socket closed (Node's default is five minutes).
+    requestTimeout,
+    // Node looks for requests over `requestTimeout` this often (its default, 30 s, would double the bound), and
+    // only enforces `requestTimeout` when `headersTimeout` (default 60 s) is not longer.
+    http: { connectionsCheckingInterval: 1000, headersTimeout: Math.min(requestTimeout, 60_000) },
+    trustProxy: fastifyTrustProxy(settings.trustProxy) as FastifyServerOptions['trustProxy'],
+    routerOptions,
     frameworkErrors,
   })
   // Bodies, ids and queries are read (and checked) in the handlers: the route schemas document them.
   app.setValidatorCompiler(() => () => true)
   // @weft/binding: a body field the schema does not name is an error, not silently dropped.
   setParserDecoder(app, { ignoreUnknownKeys: false })
-  // JSON only: other bodies answer 415.
+  // JSON only: other bodies answer 415; an empty JSON body is no body.
   app.removeContentTypeParser('text/plain')
-  app.addSchema(ErrorEnvelopeSchema)
+  installJsonParser(app)
+  for (const schema of sharedSchemas) app.addSchema(schema)
   installErrorHandling(app)
-  await installSecurity(app)
+  installNotFound(app, routerOptions)
+  installHandlerTimeout(app, settings.handlerTimeoutMs)
+  installTextGuard(app)
+  app.decorate('draining', false)
+  const shared = sharedLimits(app, settings)
+  await installSecurity(app, shared?.rateLimitStore)
+  // After the security headers (preflight answers carry them too), before the routes.
+  await installCors(app, settings.corsOrigins)
   await installDocs(app)
-  await app.register(auth, { db: database.db, ...settings })
+  await app.register(auth, { db: database.db, ...settings, attemptCounter: shared?.attemptCounter })
   await app.register(healthRoutes, { database })
   await app.register(authRoutes, {
     db: database.db,
     rateLimit: { max: settings.authRateLimit, timeWindow: settings.authRateWindowMs },
   })
   await app.register(userRoutes, { db: database.db })
-  await app.register(productRoutes, { db: database.db, cursorSecret: settings.secret })
+  await app.register(productRoutes, {
+    db: database.db,
+    cursorSecrets: [settings.secret, ...(settings.previousSecret ? [settings.previousSecret] : [])],
+  })
   return app
 }

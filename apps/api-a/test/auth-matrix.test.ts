@@ -76,7 +76,12 @@ describe.each(testDatabaseKinds())('authentication matrix on %s', (kind) => {
 
   it('refuses the token of a deleted user', async () => {
     const gone = await signUp(t.app)
-    await t.app.inject({ method: 'DELETE', url: `/api/users/${gone.id}`, headers: bearer(gone.access) })
+    await t.app.inject({
+      method: 'DELETE',
+      url: `/api/users/${gone.id}`,
+      headers: bearer(gone.access),
+      payload: { current_password: gone.password },
+    })
     const res = await t.app.inject({ method: 'GET', url: `/api/users/${gone.id}`, headers: bearer(gone.access) })
     expect(outcome(res)).toEqual({ status: 401, code: 'INVALID_TOKEN' })
   })

@@ -60,3 +60,28 @@ describe('toApiError on database errors', () => {
     expect(error.message).not.toMatch(/syntax|Failed query/)
   })
 })
+
+describe('toApiError on values the database cannot store', () => {
+  it.each([
+    ['a NUL byte in text (22021)', '22021'],
+    ['an untranslatable character (22P05)', '22P05'],
+    ['a value out of range (22003)', '22003'],
+  ])('maps %s to 400 BAD_REQUEST', (_name, code) => {
+    const error = toApiError(wrapped({ code, message: 'invalid byte sequence for encoding "UTF8": 0x00' }))
+    expect({ status: error.statusCode, code: error.code }).toEqual({ status: 400, code: 'BAD_REQUEST' })
+    expect(error.message).not.toMatch(/UTF8|0x00/)
+  })
+})
+
+describe('loggableError', () => {
+  it('keeps the code and the names of a database error, never the message with the parameters', async () => {
+    const { loggableError } = await import('../src/db/errors.js')
+    const failed = Object.assign(
+      new Error('Failed query: update "users" set "password_hash" = $1\nparams: scrypt$1024$8$1$salt$key'),
+      { cause: { code: '23514', severity: 'ERROR', routine: 'ExecConstraints', table_name: 'users', message: 'x' } },
+    )
+    const logged = loggableError(failed)
+    expect(logged).toMatchObject({ code: '23514', routine: 'ExecConstraints', table: 'users' })
+    expect(JSON.stringify(logged)).not.toMatch(/scrypt|params|Failed query/)
+  })
+})

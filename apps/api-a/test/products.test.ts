@@ -130,7 +130,7 @@ describe.each(testDatabaseKinds())('GET /api/products (pagination) on %s', (kind
     return { res, body: res.json() }
   }
 
-  it('answers the first 10 by id with meta.pagination and a next link', async () => {
+  it('answers the first 10 by id with meta.pagination and a next link (a cursor walk: no page or offset sent)', async () => {
     const { res, body } = await list('')
     expect(res.statusCode).toBe(200)
     expect(body.data).toHaveLength(10)
@@ -142,7 +142,7 @@ describe.each(testDatabaseKinds())('GET /api/products (pagination) on %s', (kind
       sort: [{ field: 'id', order: 'asc' }],
       has_more: true,
       next_cursor: expect.any(String),
-      links: { next: '/api/products?page=2&limit=10', prev: null },
+      links: { next: `/api/products?cursor=${body.meta.pagination.next_cursor}&limit=10`, prev: null },
     })
   })
 

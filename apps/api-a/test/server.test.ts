@@ -65,6 +65,14 @@ describe('the server process', () => {
     expect(output.stdout).toContain('SECRET is not set: using a random secret for this process only')
   }, 60_000)
 
+  it('logs where Swagger UI is, as localhost when it listens on every interface', async () => {
+    const { output, exited } = collect(startServer({ PGLITE_DIR: 'memory://', HOST: '0.0.0.0' }))
+    const base = await listening(output, exited)
+    const port = new URL(base).port
+    expect(output.stdout).toContain(`Swagger UI at http://localhost:${port}/docs`)
+    expect((await fetch(`http://localhost:${port}/docs`)).status).toBe(200)
+  }, 60_000)
+
   it('migrates, serves, and on SIGTERM finishes the in-flight request and exits 0', async () => {
     // The real server starts much faster than a fresh embedded database when there is one.
     const scratch = process.env.TEST_DATABASE_URL ? await createScratchDatabase('api_a_server') : undefined

@@ -6,7 +6,7 @@ import { loadEnvFile } from '../src/config/env-file.js'
 import { SettingsError, settingsFromEnv } from '../src/config/settings.js'
 import { databaseSettingsFromEnv } from '../src/db/client.js'
 
-const SECRET = 's'.repeat(32)
+const SECRET = 'k9Vd2-Qx7LmR4tZp8WcY1nB6hJ3sF0gA'
 
 describe('settingsFromEnv', () => {
   it.each([
@@ -20,20 +20,24 @@ describe('settingsFromEnv', () => {
   })
 
   it('counts the SECRET in bytes: 16 two-byte characters are enough', () => {
-    expect(settingsFromEnv({ SECRET: 'é'.repeat(16) }).secret).toBe('é'.repeat(16))
+    const twoByteCharacters = 'éàüöäßçñøåæœłśźż'
+    expect(settingsFromEnv({ SECRET: twoByteCharacters }).secret).toBe(twoByteCharacters)
   })
 
-  it('defaults to a 15-minute access token, 16 KiB bodies and 10 auth requests a minute', () => {
+  it('defaults to a 15-minute access token, 16 KiB bodies, 10 auth requests a minute and no CORS', () => {
     expect(settingsFromEnv({ SECRET })).toEqual({
       secret: SECRET,
       accessTokenTtl: 900,
       refreshTokenTtl: 604_800,
       scryptCost: 32_768,
+      passwordQueueMax: 64,
       bodyLimit: 16_384,
       authRateLimit: 10,
       authRateWindowMs: 60_000,
       trustProxy: false,
       handlerTimeoutMs: 15_000,
+      requestTimeoutMs: 30_000,
+      corsOrigins: [],
     })
   })
 
@@ -94,5 +98,12 @@ describe('loadEnvFile', () => {
 
   it('loads nothing when no file exists', () => {
     expect(loadEnvFile(['/nonexistent/.env'])).toBeUndefined()
+  })
+})
+
+describe('PASSWORD_QUEUE_MAX', () => {
+  it('is read from the environment and refuses 0', () => {
+    expect(settingsFromEnv({ SECRET, PASSWORD_QUEUE_MAX: '500' }).passwordQueueMax).toBe(500)
+    expect(() => settingsFromEnv({ SECRET, PASSWORD_QUEUE_MAX: '0' })).toThrow(/PASSWORD_QUEUE_MAX/)
   })
 })

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto'
+import { type ContractWatch, watchContract } from '@weft/tooling/openapi-contract'
 import { createScratchDatabase, type ScratchDatabase } from '@weft/tooling/test-db'
 import type { FastifyInstance, FastifyServerOptions, LightMyRequestResponse } from 'fastify'
 import { buildApp } from '../src/app.js'
@@ -38,9 +39,12 @@ export async function startApp(
   const database = await openDatabase(scratch ? { kind: 'postgres', url: scratch.url } : { kind: 'pglite' })
   await database.migrate()
   const apps: FastifyInstance[] = []
+  const contracts: ContractWatch[] = []
   const build = async (more: Partial<Settings> = {}) => {
     const app = await buildApp({ database, settings: { ...testSettings, ...settings, ...more }, logger })
     apps.push(app)
+    // Every response the tests receive is checked against the app's own OpenAPI document.
+    contracts.push(watchContract(app))
     return app
   }
   const app = await build()
@@ -52,6 +56,8 @@ export async function startApp(
       for (const a of apps) await a.close()
       await database.close().catch(() => {})
       await scratch?.drop()
+      const violations = contracts.flatMap((contract) => contract.violations)
+      if (violations.length > 0) throw new Error(`responses that break the OpenAPI document:\n${violations.join('\n')}`)
     },
   }
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -25,6 +26,9 @@ describe('Swagger UI in headless Chromium', () => {
   let base: string
 
   beforeAll(async () => {
+    if (!existsSync(chromiumPath)) {
+      throw new Error(`no Chromium at ${chromiumPath}: install it (apt-get install chromium) or set CHROMIUM_PATH`)
+    }
     t = await startApp('pglite', 'swagger_ui')
     await t.app.listen({ host: '127.0.0.1', port: 0 })
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`
@@ -51,16 +55,16 @@ describe('Swagger UI in headless Chromium', () => {
     const errors: string[] = []
     page.on('pageerror', (error) => errors.push(error.message))
     await page.goto(`${base}/docs`)
-    await page.locator('#operations-auth-post_api_auth_register').waitFor()
+    await page.locator('#operations-auth-register').waitFor()
 
     const user = { username: 'swagger', email: 'swagger@example.com', password: 'through the ui' }
-    const registered = await tryItOut(page, 'auth-post_api_auth_register', (op) =>
+    const registered = await tryItOut(page, 'auth-register', (op) =>
       op.locator('textarea.body-param__text').fill(JSON.stringify(user)),
     )
     expect(registered.status).toBe(201)
     expect(registered.body.data).toMatchObject({ username: 'swagger', email: 'swagger@example.com' })
 
-    const loggedIn = await tryItOut(page, 'auth-post_api_auth_login', (op) =>
+    const loggedIn = await tryItOut(page, 'auth-login', (op) =>
       op.locator('textarea.body-param__text').fill(JSON.stringify({ email: user.email, password: user.password })),
     )
     expect(loggedIn.status).toBe(200)
@@ -72,7 +76,7 @@ describe('Swagger UI in headless Chromium', () => {
     await dialog.locator('button.modal-btn.authorize').click()
     await dialog.locator('button.btn-done').click()
 
-    const me = await tryItOut(page, 'users-get_api_users__id_', (op) =>
+    const me = await tryItOut(page, 'users-getUser', (op) =>
       op.locator('tr[data-param-name="id"] input').fill(String(registered.body.data.id)),
     )
     expect(me.status).toBe(200)

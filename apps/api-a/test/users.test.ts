@@ -52,7 +52,11 @@ describe.each(testDatabaseKinds())('/api/users/:id on %s', (kind) => {
     it('updates the username and email (trimmed, lower-cased)', async () => {
       const account = await signUp(t.app)
       const next = newUser('renamed')
-      const res = await patch(account, { username: next.username, email: ` ${next.email.toUpperCase()}` })
+      const res = await patch(account, {
+        username: next.username,
+        email: ` ${next.email.toUpperCase()}`,
+        current_password: account.password,
+      })
       expect(res.statusCode).toBe(200)
       expect(res.json().data).toMatchObject({ username: next.username, email: next.email })
       expect((await get(account.id, account.access)).json().data.email).toBe(next.email)
@@ -91,7 +95,10 @@ describe.each(testDatabaseKinds())('/api/users/:id on %s', (kind) => {
     it('answers 409 CONFLICT when the email belongs to someone else', async () => {
       const a = await signUp(t.app)
       const b = await signUp(t.app)
-      expect(outcome(await patch(a, { email: b.email }))).toEqual({ status: 409, code: 'CONFLICT' })
+      expect(outcome(await patch(a, { email: b.email, current_password: a.password }))).toEqual({
+        status: 409,
+        code: 'CONFLICT',
+      })
     })
 
     it('answers 403 FORBIDDEN for another user’s account', async () => {
@@ -149,6 +156,7 @@ describe.each(testDatabaseKinds())('/api/users/:id on %s', (kind) => {
         method: 'DELETE',
         url: `/api/users/${account.id}`,
         headers: bearer(account.access),
+        payload: { current_password: account.password },
       })
       expect(res.json()).toEqual({ status: 'success', message: 'user deleted', data: null })
       expect(outcome(await get(account.id, account.access))).toEqual({ status: 401, code: 'INVALID_TOKEN' })

@@ -1,17 +1,15 @@
 import { Buffer } from 'node:buffer'
 import { validationFailed } from '../http/errors.js'
+import { MAX_PASSWORD_BYTES } from '../schemas/rules.js'
 
 /** Emails are compared and stored trimmed and lower-cased. */
 export const normalizeEmail = (email: string) => email.trim().toLowerCase()
-
-/** Longest password in UTF-8 bytes (bcrypt's historical limit; the schema's `maxLength` counts characters). */
-export const MAX_PASSWORD_BYTES = 72
 
 /** Rejects a password over 72 bytes, which the character-counting schema lets through for non-ASCII text. */
 export function assertPasswordBytes(password: string, field = 'password'): void {
   if (Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES) {
     throw validationFailed([
-      { field, rule: 'maxBytes', message: `must not be longer than ${MAX_PASSWORD_BYTES} bytes` },
+      { field, rule: 'maxBytes', message: `must be at most ${MAX_PASSWORD_BYTES} bytes in UTF-8` },
     ])
   }
 }

@@ -1,4 +1,5 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto'
+import { createWorkLimit, type WorkLimit } from './work-limit.js'
 
 const KEY_LENGTH = 32
 const SALT_LENGTH = 16
@@ -31,19 +32,32 @@ export interface PasswordHasher {
   verifyNothing(password: string): Promise<false>
 }
 
-/** A hasher whose new hashes use scrypt cost `N` (a power of two), r = 8, p = 1. */
-export function createPasswordHasher(cost: number): PasswordHasher {
+/** scrypt runs at once (libuv has four threads by default: half stay free for everything else). */
+export const SCRYPT_CONCURRENCY = 2
+/** scrypt runs that may wait for a slot; more answer 503 rather than queue without bound. */
+export const SCRYPT_MAX_WAITING = 64
+
+/**
+ * A hasher whose new hashes use scrypt cost `N` (a power of two), r = 8, p = 1. Every scrypt run goes
+ * through `limit`, shared by all routes.
+ */
+export function createPasswordHasher(
+  cost: number,
+  limit: WorkLimit = createWorkLimit(SCRYPT_CONCURRENCY, SCRYPT_MAX_WAITING),
+): PasswordHasher {
   const options: ScryptOptions = { N: cost, r: 8, p: 1 }
+  const bounded = (password: string, salt: Buffer, scryptOptions: ScryptOptions) =>
+    limit.run(() => derive(password, salt, scryptOptions))
   const hash = async (password: string) => {
     const salt = randomBytes(SALT_LENGTH)
-    const key = await derive(password, salt, options)
+    const key = await bounded(password, salt, options)
     return ['scrypt', cost, 8, 1, salt.toString('base64url'), key.toString('base64url')].join('$')
   }
   const verify = async (password: string, stored: string) => {
     const [scheme, n, r, p, salt, key] = stored.split('$')
     if (scheme !== 'scrypt' || !salt || !key) return false
     const expected = Buffer.from(key, 'base64url')
-    const actual = await derive(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) })
+    const actual = await bounded(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) })
     return actual.length === expected.length && timingSafeEqual(actual, expected)
   }
   // A hash no password matches, made once with the current cost.

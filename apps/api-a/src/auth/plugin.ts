@@ -3,24 +3,44 @@ import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Database } from '../db/client.js'
 import { invalidToken, unauthenticated } from '../http/errors.js'
+import { type AttemptCounter, createPasswordAttempts, memoryAttemptCounter, type PasswordAttempts } from './attempts.js'
 import { type AccessClaims, type Principal, principalOf } from './claims.js'
-import { createPasswordHasher, type PasswordHasher } from './password.js'
+import { createPasswordHasher, type PasswordHasher, SCRYPT_CONCURRENCY, SCRYPT_MAX_WAITING } from './password.js'
 import { createSessions, type Sessions } from './sessions.js'
+import { createAccessVerifier } from './signing-keys.js'
+import { createWorkLimit } from './work-limit.js'
 
 export interface AuthOptions {
   db: Database
   secret: string
+  /** The key being rotated out (`SECRET_PREVIOUS`): still accepted for verification, never used to sign. */
+  previousSecret?: string
   accessTokenTtl: number
   refreshTokenTtl: number
   scryptCost: number
+  /** Password checks that may wait for a scrypt slot; more are answered 503 (64 when not given). */
+  passwordQueueMax?: number
+  /** Password checks per IP and per account per window (shared by login, PATCH and DELETE). */
+  authRateLimit: number
+  authRateWindowMs: number
+  /** Where password attempts are counted (shared by replicas through Redis); this process's memory by default. */
+  attemptCounter?: AttemptCounter
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     passwords: PasswordHasher
+    /** The budget of password checks per IP and per account, shared by every route that verifies one. */
+    passwordAttempts: PasswordAttempts
     sessions: Sessions
     /** `onRequest` hook of protected routes: verifies the bearer token and sets `request.principal`. */
     authenticate(request: FastifyRequest): Promise<void>
+    /**
+     * The caller an optional bearer token names, for the refresh route: verified like any access token
+     * (signature, HS256, claims) except its expiry, and not checked against revocations (the session is).
+     * Undefined without an `Authorization` header, `'invalid'` for a header or token that is not authentic.
+     */
+    presenter(request: FastifyRequest): Principal | 'invalid' | undefined
   }
   interface FastifyRequest {
     /** The authenticated caller; set on routes that use `app.authenticate`. */
@@ -63,7 +83,19 @@ export const auth = fp<AuthOptions>(
       sign: { algorithm: 'HS256' },
       verify: { algorithms: ['HS256'], requiredClaims: ['sub', 'sid', 'jti', 'iat', 'exp'] },
     })
-    app.decorate('passwords', createPasswordHasher(options.scryptCost))
+    app.decorate(
+      'passwords',
+      createPasswordHasher(
+        options.scryptCost,
+        createWorkLimit(SCRYPT_CONCURRENCY, options.passwordQueueMax ?? SCRYPT_MAX_WAITING),
+      ),
+    )
+    app.decorate(
+      'passwordAttempts',
+      createPasswordAttempts(
+        options.attemptCounter ?? memoryAttemptCounter(options.authRateLimit, options.authRateWindowMs),
+      ),
+    )
     app.decorate(
       'sessions',
       createSessions({
@@ -73,12 +105,13 @@ export const auth = fp<AuthOptions>(
         refreshTokenTtl: options.refreshTokenTtl,
       }),
     )
+    const verifyAccess = createAccessVerifier(app.jwt, options.previousSecret)
     app.decorateRequest('principal', null)
     app.decorate('authenticate', async (request: FastifyRequest) => {
       const token = bearerToken(request)
       let claims: unknown
       try {
-        claims = app.jwt.verify(token)
+        claims = verifyAccess(token)
       } catch (error) {
         const code = (error as { code?: string }).code ?? ''
         throw invalidToken(jwtReasons[code] ?? 'token is malformed')
@@ -87,6 +120,14 @@ export const auth = fp<AuthOptions>(
       if (!principal) throw invalidToken('token claims are not valid')
       if (!(await app.sessions.isLive(principal))) throw invalidToken('token has been revoked')
       request.principal = principal
+    })
+    app.decorate('presenter', (request: FastifyRequest) => {
+      if (request.headers.authorization === undefined) return undefined
+      try {
+        return principalOf(verifyAccess(bearerToken(request), { ignoreExpiration: true })) ?? 'invalid'
+      } catch {
+        return 'invalid'
+      }
     })
   },
   { name: 'api-a-auth', fastify: '5.x' },

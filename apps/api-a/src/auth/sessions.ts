@@ -81,30 +81,46 @@ export function createSessions({ db, sign, accessTokenTtl, refreshTokenTtl }: Se
       return row !== undefined && !row.revoked
     },
 
-    /** Exchanges a refresh token of the caller's session for a new pair; the old access token is revoked. */
-    async rotate(principal: Principal, refreshToken: string): Promise<TokenPair> {
-      const outcome = await db.transaction(async (tx) => {
+    /**
+     * Exchanges a refresh token for a new pair. The token is looked up first, whoever presents it: an
+     * already-rotated one revokes its whole session (RFC 9700 §4.14), so a thief who rotated first loses the
+     * session as soon as the victim replays the old token, and the victim's session dies if the thief
+     * replays. Only then is the optional access token checked: it must be authentic (expired is fine) and
+     * of the same session; it is revoked with the rotation.
+     */
+    async rotate(refreshToken: string, presenter: Principal | 'invalid' | undefined): Promise<TokenPair> {
+      type Outcome = { failure: string } | { userId: number; sessionId: string; token: string }
+      const outcome = await db.transaction(async (tx): Promise<Outcome> => {
         const [row] = await tx
-          .select({ id: refreshTokens.id, expiresAt: refreshTokens.expiresAt, usedAt: refreshTokens.usedAt })
+          .select({
+            id: refreshTokens.id,
+            sessionId: refreshTokens.sessionId,
+            expiresAt: refreshTokens.expiresAt,
+            usedAt: refreshTokens.usedAt,
+            userId: sessions.userId,
+            revokedAt: sessions.revokedAt,
+          })
           .from(refreshTokens)
-          .where(
-            and(eq(refreshTokens.tokenHash, hashToken(refreshToken)), eq(refreshTokens.sessionId, principal.sessionId)),
-          )
-          .for('update')
-        if (!row) return 'unknown' as const
+          .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
+          .where(eq(refreshTokens.tokenHash, hashToken(refreshToken)))
+          .for('update', { of: refreshTokens })
+        if (!row) return { failure: 'refresh token is not valid' }
         if (row.usedAt) {
-          await tx.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, principal.sessionId))
-          return 'reused' as const
+          await tx.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, row.sessionId))
+          return { failure: 'refresh token was already used; the session has been revoked' }
         }
-        if (row.expiresAt.getTime() <= Date.now()) return 'expired' as const
+        if (presenter === 'invalid') return { failure: 'the access token is not authentic' }
+        if (presenter && (presenter.sessionId !== row.sessionId || presenter.userId !== row.userId)) {
+          return { failure: 'refresh token is not valid for this session' }
+        }
+        if (row.revokedAt) return { failure: 'the session has been revoked' }
+        if (row.expiresAt.getTime() <= Date.now()) return { failure: 'refresh token has expired' }
         await tx.update(refreshTokens).set({ usedAt: new Date() }).where(eq(refreshTokens.id, row.id))
-        await revokeJti(tx, principal)
-        return newRefreshToken(tx, principal.sessionId)
+        if (presenter) await revokeJti(tx, presenter)
+        return { userId: row.userId, sessionId: row.sessionId, token: await newRefreshToken(tx, row.sessionId) }
       })
-      if (outcome === 'unknown') throw invalidToken('refresh token is not valid for this session')
-      if (outcome === 'reused') throw invalidToken('refresh token was already used; the session has been revoked')
-      if (outcome === 'expired') throw invalidToken('refresh token has expired')
-      return pair(principal.userId, principal.sessionId, outcome)
+      if ('failure' in outcome) throw invalidToken(outcome.failure)
+      return pair(outcome.userId, outcome.sessionId, outcome.token)
     },
 
     /** Revokes the access token (until its expiry) and its whole session; drops revocations that expired. */

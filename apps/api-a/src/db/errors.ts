@@ -9,6 +9,14 @@ interface DriverError {
   constraint?: unknown
   message?: unknown
   cause?: unknown
+  name?: unknown
+  stack?: unknown
+  severity?: unknown
+  routine?: unknown
+  table_name?: unknown
+  column_name?: unknown
+  table?: unknown
+  column?: unknown
 }
 
 function* chain(error: unknown): Generator<DriverError> {
@@ -62,4 +70,49 @@ export function databaseUnavailable(error: unknown): boolean {
     if (e.message === 'PGlite is closed') return true
   }
   return false
+}
+
+/**
+ * True for SQLSTATE class 22 (data exception: a NUL byte or an invalid escape in text, 22021/22P05, a value
+ * out of range): a value from the request the database cannot store, answered 400.
+ */
+export function invalidValue(error: unknown): boolean {
+  for (const e of chain(error)) if (typeof e.code === 'string' && /^22[0-9A-Z]{3}$/.test(e.code)) return true
+  return false
+}
+
+/** A database error's code (SQLSTATE or postgres.js's), or undefined when the chain holds no driver error. */
+function driverCode(error: unknown): string | undefined {
+  for (const e of chain(error)) {
+    if (typeof e.code === 'string' && (/^[0-9A-Z]{5}$/.test(e.code) || unavailableCodes.has(e.code))) return e.code
+  }
+  return undefined
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : undefined)
+
+/** The call frames of a stack, without its first lines (they repeat the message, which may hold parameters). */
+const framesOf = (stack: unknown) =>
+  typeof stack === 'string' ? stack.split('\n').filter((line) => /^\s+at /.test(line)) : undefined
+
+/**
+ * What may be logged of a failure. A database error is logged by its code and the names the server
+ * reports (routine, table, column, constraint) with the call frames, never its message, detail or query:
+ * drizzle's message carries the SQL and every parameter (password hashes, token hashes, emails), and
+ * PostgreSQL's own messages quote values. Any other error keeps its message and stack.
+ */
+export function loggableError(error: unknown): Record<string, unknown> {
+  const outer = (error ?? {}) as DriverError
+  const type = text(outer.name) ?? 'Error'
+  const code = driverCode(error)
+  if (code === undefined) return { type, message: text(outer.message), stack: text(outer.stack) }
+  const fields: Record<string, unknown> = { type, code, frames: framesOf(outer.stack) }
+  for (const e of chain(error)) {
+    fields.severity ??= text(e.severity)
+    fields.routine ??= text(e.routine)
+    fields.table ??= text(e.table_name ?? e.table)
+    fields.column ??= text(e.column_name ?? e.column)
+    fields.constraint ??= text(e.constraint_name ?? e.constraint)
+  }
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined))
 }

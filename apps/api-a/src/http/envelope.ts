@@ -1,3 +1,5 @@
+import type { ErrorCode } from './errors.js'
+
 /**
  * The response contract: every JSON body is an envelope. Success bodies carry `data` (null when there is
  * nothing to return) and list endpoints add `meta`; error bodies add a stable `code`.
@@ -20,33 +22,12 @@ export interface FieldError {
   message: string
 }
 
-/** Stable machine-readable error codes of this API. */
-export type ErrorCode =
-  | 'BAD_REQUEST'
-  | 'VALIDATION_FAILED'
-  | 'INVALID_ID'
-  | 'INVALID_CURSOR'
-  | 'INVALID_PAGINATION'
-  | 'UNAUTHENTICATED'
-  | 'INVALID_TOKEN'
-  | 'INVALID_CREDENTIALS'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'METHOD_NOT_ALLOWED'
-  | 'NOT_ACCEPTABLE'
-  | 'CONFLICT'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'RATE_LIMITED'
-  | 'UNAVAILABLE'
-  | 'INTERNAL'
-
 export interface ErrorEnvelope {
   status: 'error'
   code: ErrorCode
   message: string
   data: null
-  /** Present on `VALIDATION_FAILED` (and other field-level 400s). */
+  /** The fields at fault: always on `VALIDATION_FAILED`, on `CONFLICT` when a unique field is taken. */
   errors?: FieldError[]
   /** Seconds to wait before retrying; present on 429 and 503 alongside the `Retry-After` header. */
   retry_after?: number

@@ -1,15 +1,18 @@
 import { eq } from 'drizzle-orm'
 import type { FastifyPluginAsync } from 'fastify'
 import { Type } from 'typebox'
+import { attemptKeys } from '../auth/attempts.js'
 import { assertPasswordBytes, normalizeEmail } from '../auth/normalize.js'
 import { requirePrincipal } from '../auth/plugin.js'
 import type { Database } from '../db/client.js'
 import { users } from '../db/schema.js'
+import { noStore } from '../http/cache.js'
 import { success } from '../http/envelope.js'
 import { invalidCredentials } from '../http/errors.js'
 import { readBody } from '../http/input.js'
-import { responses, SuccessEnvelopeSchema } from '../schemas/common.js'
-import { LoginBody, PublicUser, RefreshBody, RegisterBody, TokenPairSchema } from '../schemas/users.js'
+import { SuccessEnvelopeSchema } from '../schemas/common.js'
+import { bodyErrors, responses, serverErrors, tokenErrors } from '../schemas/responses.js'
+import { LoginBody, RefreshBody, RegisterBody } from '../schemas/users.js'
 import { publicUser } from './views.js'
 
 export interface AuthRoutesOptions {
@@ -19,9 +22,13 @@ export interface AuthRoutesOptions {
 }
 
 const secured = [{ bearerAuth: [] }]
+const UserEnvelope = SuccessEnvelopeSchema(Type.Ref('User'))
+const TokenPairEnvelope = SuccessEnvelopeSchema(Type.Ref('TokenPair'))
 
 /** `/api/auth/*`: register, login, logout, refresh-token. */
 export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { db, rateLimit }) => {
+  // Tokens and account data must not be stored by any cache (RFC 6749 §5.1, RFC 9111): every answer here.
+  app.addHook('onRequest', noStore)
   const limited = { rateLimit: { ...rateLimit, keyGenerator: (request: { ip: string }) => request.ip } }
 
   app.post(
@@ -29,10 +36,22 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { d
     {
       config: limited,
       schema: {
+        operationId: 'register',
         tags: ['auth'],
         summary: 'Register a new user',
+        security: [],
         body: RegisterBody,
-        response: responses({ 201: SuccessEnvelopeSchema(PublicUser) }),
+        response: responses(
+          {
+            201: {
+              description: 'the user is registered; `Location` is its path',
+              body: UserEnvelope,
+              headers: ['location'],
+            },
+          },
+          [...bodyErrors, 'CONFLICT', 'RATE_LIMITED', ...serverErrors],
+          { rateLimited: true },
+        ),
       },
     },
     async (request, reply) => {
@@ -55,10 +74,16 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { d
     {
       config: limited,
       schema: {
+        operationId: 'login',
         tags: ['auth'],
         summary: 'Log in; returns an access token and a refresh token',
+        security: [],
         body: LoginBody,
-        response: responses({ 200: SuccessEnvelopeSchema(TokenPairSchema) }),
+        response: responses(
+          { 200: { description: 'logged in: a new session and its token pair', body: TokenPairEnvelope } },
+          [...bodyErrors, 'INVALID_CREDENTIALS', 'RATE_LIMITED', ...serverErrors],
+          { rateLimited: true },
+        ),
       },
     },
     async (request) => {
@@ -67,6 +92,10 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { d
         .select({ id: users.id, passwordHash: users.passwordHash })
         .from(users)
         .where(eq(users.email, normalizeEmail(body.email)))
+      // Counted before any scrypt work, against the address and the account (the email, when unknown).
+      await app.passwordAttempts.consume(
+        attemptKeys(request.ip, user ? String(user.id) : `email:${normalizeEmail(body.email)}`),
+      )
       // Unknown emails cost one scrypt run too, so timing does not tell which emails exist.
       const ok = user
         ? await app.passwords.verify(body.password, user.passwordHash)
@@ -81,10 +110,14 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { d
     {
       onRequest: app.authenticate,
       schema: {
+        operationId: 'logout',
         tags: ['auth'],
         summary: 'Log out: revokes the access token and its refresh tokens',
         security: secured,
-        response: responses({ 200: SuccessEnvelopeSchema(Type.Null()) }),
+        response: responses(
+          { 200: { description: 'logged out; `data` is null', body: SuccessEnvelopeSchema(Type.Null()) } },
+          [...tokenErrors, ...bodyErrors, ...serverErrors],
+        ),
       },
     },
     async (request) => {
@@ -96,18 +129,25 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { d
   app.post(
     '/api/auth/refresh-token',
     {
-      onRequest: app.authenticate,
       schema: {
+        operationId: 'refreshToken',
         tags: ['auth'],
         summary: 'Exchange the refresh token for a new token pair (rotation)',
-        security: secured,
+        description:
+          'Works after the access token has expired. The Authorization header is optional; when sent, its access ' +
+          "token must be authentic (expired is fine) and of the refresh token's session. Presenting a refresh token " +
+          'that was already rotated revokes its whole session.',
+        security: [{}, { bearerAuth: [] }],
         body: RefreshBody,
-        response: responses({ 200: SuccessEnvelopeSchema(TokenPairSchema) }),
+        response: responses(
+          { 200: { description: 'a new token pair; the refresh token sent is used up', body: TokenPairEnvelope } },
+          [...bodyErrors, 'INVALID_TOKEN', ...serverErrors],
+        ),
       },
     },
     async (request) => {
       const body = await readBody(request, RefreshBody)
-      return success('token refreshed', await app.sessions.rotate(requirePrincipal(request), body.refresh_token))
+      return success('token refreshed', await app.sessions.rotate(body.refresh_token, app.presenter(request)))
     },
   )
 }

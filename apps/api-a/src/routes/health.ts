@@ -4,20 +4,47 @@ import { Type } from 'typebox'
 import type { DatabaseHandle } from '../db/client.js'
 import { success } from '../http/envelope.js'
 import { unavailable } from '../http/errors.js'
-import { responses, SuccessEnvelopeSchema } from '../schemas/common.js'
+import { SuccessEnvelopeSchema } from '../schemas/common.js'
+import { responses, serverErrors } from '../schemas/responses.js'
 
-/** `GET /api/health`: 200 when the database answers, 503 (with Retry-After) when it does not. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Set when the process is asked to stop: health answers 503 from then on, so a load balancer takes
+     * this replica out while it still serves what it receives (see server.ts).
+     */
+    draining: boolean
+  }
+}
+
+/**
+ * `GET /api/health`: 200 when the database answers, 503 (with Retry-After) when it does not or when the
+ * process is draining before it stops.
+ */
 export const healthRoutes: FastifyPluginAsync<{ database: DatabaseHandle }> = async (app, { database }) => {
   app.get(
     '/api/health',
     {
       schema: {
+        operationId: 'getHealth',
         tags: ['health'],
         summary: 'Liveness and database reachability',
-        response: responses({ 200: SuccessEnvelopeSchema(Type.Object({ database: Type.Literal('up') })) }),
+        security: [],
+        response: responses(
+          {
+            200: {
+              description: 'the server runs and its database answers',
+              body: SuccessEnvelopeSchema(Type.Object({ database: Type.Literal('up') })),
+            },
+          },
+          serverErrors,
+        ),
       },
     },
     async () => {
+      if (app.draining) {
+        throw unavailable(1, 'the server is shutting down; retry in 1 s')
+      }
       try {
         await database.db.execute(sql`select 1`)
       } catch {

@@ -1,12 +1,12 @@
 import { createHmac } from 'node:crypto'
 import { fromContext, type PageInfo, paginate } from '@weft/pagination'
 import { paginateQuery } from '@weft/pagination/drizzle'
-import { sql } from 'drizzle-orm'
+import { getTableColumns, sql } from 'drizzle-orm'
 import type { FastifyRequest } from 'fastify'
-import { Type } from 'typebox'
 import type { Database } from '../db/client.js'
 import { products } from '../db/schema.js'
 import { success } from '../http/envelope.js'
+import { DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET } from '../schemas/products.js'
 import { publicProduct } from './views.js'
 
 /** The sortable columns: the query's `sort` names are looked up here and never reach SQL as text. */
@@ -17,40 +17,22 @@ const sortColumns = {
   created_at: { column: products.createdAt, key: 'createdAt' },
 } as const
 
-/** `meta` of the list answer: the PageInfo JSON plus `links`. */
-export const PaginationMeta = Type.Object({
-  pagination: Type.Object({
-    page: Type.Integer(),
-    limit: Type.Integer(),
-    offset: Type.Integer(),
-    sort: Type.Array(
-      Type.Object({ field: Type.String(), order: Type.Union([Type.Literal('asc'), Type.Literal('desc')]) }),
-    ),
-    cursor: Type.String(),
-    has_more: Type.Boolean(),
-    next_cursor: Type.String(),
-    links: Type.Object({
-      next: Type.Union([Type.String(), Type.Null()]),
-      prev: Type.Union([Type.String(), Type.Null()]),
-    }),
-  }),
-})
-
-type ProductRow = typeof products.$inferSelect
-
-/** Deepest offset a page/offset request may reach; deeper lists are walked with the cursor. */
-const MAX_OFFSET = 100_000
+/** A product row plus the exact cursor text `paginateQuery`'s `select` adds (removed by `finish`). */
+type CursorRow = typeof products.$inferSelect & { weftCursor: string }
 
 /** Most page queries kept prepared (one per sort seen). */
 const MAX_PREPARED_SORTS = 64
 
 /** `GET /api/products`: its pagination hook (config resolved once) and handler. */
-export function listProducts(db: Database, secret: string) {
+export function listProducts(db: Database, secrets: readonly string[]) {
   const hook = paginate({
     sortKey: 'sort',
     allowedSorts: Object.keys(sortColumns),
     defaultSort: 'id',
-    cursorSecret: createHmac('sha256', secret).update('weft-api-a cursor').digest(),
+    defaultLimit: DEFAULT_LIMIT,
+    maxLimit: MAX_LIMIT,
+    // The first key signs, any verifies: cursors made before a key rotation keep working during it.
+    cursorSecret: secrets.map((secret) => createHmac('sha256', secret).update('weft-api-a cursor').digest()),
     sortFingerprint: true,
     maxOffset: MAX_OFFSET,
   })
@@ -59,11 +41,11 @@ export function listProducts(db: Database, secret: string) {
   // (drizzle builds no SQL per request, PostgreSQL plans it once per connection); limit and offset are
   // placeholders. Cursor queries carry their keyset condition and are built per request.
   let prepared = 0
-  const preparePageQuery = (orderBy: ReturnType<typeof paginateQuery>['orderBy']) =>
+  const preparePageQuery = (query: ReturnType<typeof paginateQuery>) =>
     db
-      .select()
+      .select({ ...getTableColumns(products), ...query.select })
       .from(products)
-      .orderBy(...orderBy)
+      .orderBy(...query.orderBy)
       .limit(sql.placeholder('limit'))
       .offset(sql.placeholder('offset'))
       .prepare(`products_page_${prepared++}`)
@@ -76,11 +58,11 @@ export function listProducts(db: Database, secret: string) {
     if (statement === undefined) {
       // Bounded: the allowed sorts make few keys, but a client picks them.
       if (pageQueries.size >= MAX_PREPARED_SORTS) pageQueries.clear()
-      statement = preparePageQuery(query.orderBy)
+      statement = preparePageQuery(query)
       pageQueries.set(key, statement)
     }
     // The driver-generic `Database` types a prepared select's rows loosely; they are the table's rows.
-    return statement.execute({ limit: query.limit, offset: query.offset }) as Promise<ProductRow[]>
+    return statement.execute({ limit: query.limit, offset: query.offset }) as Promise<CursorRow[]>
   }
 
   const handler = async (request: FastifyRequest) => {
@@ -92,19 +74,15 @@ export function listProducts(db: Database, secret: string) {
       query.where === undefined
         ? await pageRows(page, query)
         : await db
-            .select()
+            .select({ ...getTableColumns(products), ...query.select })
             .from(products)
             .where(query.where)
             .orderBy(...query.orderBy)
             .limit(query.limit)
             .offset(query.offset)
     const items = query.finish(rows)
-    const base = request.url
-    const cursorMode = page.cursor !== ''
-    const next = cursorMode ? page.nextCursorURL(base) : page.hasMore ? page.nextPageURL(base) : ''
-    const prev = cursorMode ? '' : page.previousPageURL(base)
     return success('products listed', items.map(publicProduct), {
-      pagination: { ...page.toJSON(), links: { next: next || null, prev: prev || null } },
+      pagination: { ...page.toJSON(), links: page.links(request.url) },
     })
   }
 

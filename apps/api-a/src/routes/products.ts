@@ -7,35 +7,49 @@ import type { Database } from '../db/client.js'
 import { products } from '../db/schema.js'
 import { success } from '../http/envelope.js'
 import { forbidden, notFound } from '../http/errors.js'
-import { IdParams, responses, SuccessEnvelopeSchema } from '../schemas/common.js'
-import { CreateProductBody, ListProductsQuery, ProductSchema } from '../schemas/products.js'
-import { listProducts, PaginationMeta } from './product-list.js'
+import { IdParams, SuccessEnvelopeSchema } from '../schemas/common.js'
+import { CreateProductBody, ListProductsQuery } from '../schemas/products.js'
+import { bodyErrors, idErrors, responses, serverErrors, tokenErrors } from '../schemas/responses.js'
+import { listProducts } from './product-list.js'
 import { publicProduct } from './views.js'
 
 export interface ProductRoutesOptions {
   db: Database
-  /** Key that signs cursor tokens, so a tampered cursor is a 400. */
-  cursorSecret: string
+  /** Keys of cursor tokens (a tampered cursor is a 400): the first signs, the others are still accepted. */
+  cursorSecrets: readonly string[]
 }
 
 const secured = [{ bearerAuth: [] }]
+const ProductEnvelope = SuccessEnvelopeSchema(Type.Ref('Product'))
+const ProductListEnvelope = SuccessEnvelopeSchema(
+  Type.Array(Type.Ref('Product')),
+  Type.Object({ pagination: Type.Ref('Pagination') }),
+)
 
 /**
  * `/api/products`: public list and read; create and delete with a token (owner only). The handlers are
  * @weft/context chains: `c.bind()` reads the body and id, `c.status()`/`c.location()` shape the reply.
  */
-export const productRoutes: FastifyPluginAsync<ProductRoutesOptions> = async (app, { db, cursorSecret }) => {
-  const list = listProducts(db, cursorSecret)
+export const productRoutes: FastifyPluginAsync<ProductRoutesOptions> = async (app, { db, cursorSecrets }) => {
+  const list = listProducts(db, cursorSecrets)
 
   app.get(
     '/api/products',
     {
       onRequest: list.hook,
       schema: {
+        operationId: 'listProducts',
         tags: ['products'],
         summary: 'List products (page/limit/offset, sort, cursor)',
+        description:
+          'Page, limit and offset are clamped to what the server serves (see each parameter), never refused; ' +
+          '`meta.pagination` says which values were applied.',
+        security: [],
         querystring: ListProductsQuery,
-        response: responses({ 200: SuccessEnvelopeSchema(Type.Array(ProductSchema), PaginationMeta) }),
+        response: responses(
+          { 200: { description: 'a page of products and how it was cut', body: ProductListEnvelope } },
+          ['INVALID_CURSOR', ...serverErrors],
+        ),
       },
     },
     async (request) => list.handler(request),
@@ -45,10 +59,15 @@ export const productRoutes: FastifyPluginAsync<ProductRoutesOptions> = async (ap
     '/api/products/:id',
     {
       schema: {
+        operationId: 'getProduct',
         tags: ['products'],
         summary: 'Read a product',
+        security: [],
         params: IdParams,
-        response: responses({ 200: SuccessEnvelopeSchema(ProductSchema) }),
+        response: responses({ 200: { description: 'the product', body: ProductEnvelope } }, [
+          ...idErrors,
+          ...serverErrors,
+        ]),
       },
     },
     handle(async (c) => {
@@ -64,11 +83,21 @@ export const productRoutes: FastifyPluginAsync<ProductRoutesOptions> = async (ap
     {
       onRequest: app.authenticate,
       schema: {
+        operationId: 'createProduct',
         tags: ['products'],
         summary: 'Create a product you own',
         security: secured,
         body: CreateProductBody,
-        response: responses({ 201: SuccessEnvelopeSchema(ProductSchema) }),
+        response: responses(
+          {
+            201: {
+              description: 'the product is created; `Location` is its path',
+              body: ProductEnvelope,
+              headers: ['location'],
+            },
+          },
+          [...tokenErrors, ...bodyErrors, 'CONFLICT', ...serverErrors],
+        ),
       },
     },
     handle(async (c) => {
@@ -93,11 +122,15 @@ export const productRoutes: FastifyPluginAsync<ProductRoutesOptions> = async (ap
     {
       onRequest: app.authenticate,
       schema: {
+        operationId: 'deleteProduct',
         tags: ['products'],
         summary: 'Delete a product you own',
         security: secured,
         params: IdParams,
-        response: responses({ 200: SuccessEnvelopeSchema(Type.Null()) }),
+        response: responses(
+          { 200: { description: 'the product is deleted; `data` is null', body: SuccessEnvelopeSchema(Type.Null()) } },
+          [...tokenErrors, ...idErrors, 'FORBIDDEN', ...bodyErrors, ...serverErrors],
+        ),
       },
     },
     handle(async (c) => {

@@ -1,28 +1,61 @@
 import { eq, sql } from 'drizzle-orm'
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
+import { attemptKeys } from '../auth/attempts.js'
 import { assertPasswordBytes, normalizeEmail } from '../auth/normalize.js'
 import { requirePrincipal } from '../auth/plugin.js'
 import type { Database } from '../db/client.js'
 import { users } from '../db/schema.js'
+import { noStore } from '../http/cache.js'
 import { success } from '../http/envelope.js'
-import { forbidden, notFound, validationFailed } from '../http/errors.js'
+import { forbidden, messages, notFound, validationFailed } from '../http/errors.js'
 import { readBody, readId } from '../http/input.js'
-import { IdParams, responses, SuccessEnvelopeSchema } from '../schemas/common.js'
-import { PublicUser, UpdateUserBody } from '../schemas/users.js'
+import { IdParams, SuccessEnvelopeSchema } from '../schemas/common.js'
+import { bodyErrors, idErrors, responses, serverErrors, tokenErrors } from '../schemas/responses.js'
+import { DeleteUserBody, UpdateUserBody } from '../schemas/users.js'
 import { publicUser } from './views.js'
 
 const secured = [{ bearerAuth: [] }]
+const UserEnvelope = SuccessEnvelopeSchema(Type.Ref('User'))
+/** What every `/api/users/{id}` operation may answer besides its own. */
+const accountErrors = [...tokenErrors, ...idErrors, 'FORBIDDEN', ...serverErrors] as const
 
 /** The `:id` of a request for an account, which must be the caller's own. */
 async function ownId(request: FastifyRequest): Promise<number> {
   const id = await readId(request)
-  if (id !== requirePrincipal(request).userId) throw forbidden('you may only access your own account')
+  if (id !== requirePrincipal(request).userId) throw forbidden(messages.ownAccountOnly)
   return id
+}
+
+/**
+ * Checks `current_password` for an action a stolen access token alone must not take (changing the login email
+ * or the password, deleting the account). The check spends one attempt of the login budget of the caller's
+ * address and of the account.
+ */
+async function proveCurrentPassword(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  user: { id: number; passwordHash: string },
+  given: string | undefined,
+  action: string,
+): Promise<void> {
+  if (given === undefined) {
+    throw validationFailed([
+      { field: 'current_password', rule: 'matches', message: `must be your current password to ${action}` },
+    ])
+  }
+  await app.passwordAttempts.consume(attemptKeys(request.ip, String(user.id)))
+  if (!(await app.passwords.verify(given, user.passwordHash))) {
+    throw validationFailed([
+      { field: 'current_password', rule: 'matches', message: `must be your current password to ${action}` },
+    ])
+  }
 }
 
 /** `/api/users/:id`: read, update and delete one's own account. */
 export const userRoutes: FastifyPluginAsync<{ db: Database }> = async (app, { db }) => {
+  // Tokens and account data must not be stored by any cache (RFC 6749 §5.1, RFC 9111): every answer here.
+  app.addHook('onRequest', noStore)
   // Prepared once: the read route runs it on every request.
   const userById = db
     .select()
@@ -41,11 +74,12 @@ export const userRoutes: FastifyPluginAsync<{ db: Database }> = async (app, { db
     {
       onRequest: app.authenticate,
       schema: {
+        operationId: 'getUser',
         tags: ['users'],
         summary: 'Read your account',
         security: secured,
         params: IdParams,
-        response: responses({ 200: SuccessEnvelopeSchema(PublicUser) }),
+        response: responses({ 200: { description: 'your account', body: UserEnvelope } }, accountErrors),
       },
     },
     async (request) => success('user found', publicUser(await loadUser(await ownId(request)))),
@@ -56,12 +90,19 @@ export const userRoutes: FastifyPluginAsync<{ db: Database }> = async (app, { db
     {
       onRequest: app.authenticate,
       schema: {
+        operationId: 'updateUser',
         tags: ['users'],
-        summary: 'Update your username, email or password (password changes sign out every session)',
+        summary:
+          'Update your username, email or password; email and password changes need current_password, password changes sign out every session',
         security: secured,
         params: IdParams,
         body: UpdateUserBody,
-        response: responses({ 200: SuccessEnvelopeSchema(PublicUser) }),
+        response: responses({ 200: { description: 'the account as updated', body: UserEnvelope } }, [
+          ...accountErrors,
+          ...bodyErrors,
+          'CONFLICT',
+          'RATE_LIMITED',
+        ]),
       },
     },
     async (request) => {
@@ -71,21 +112,15 @@ export const userRoutes: FastifyPluginAsync<{ db: Database }> = async (app, { db
       const changes: Partial<typeof users.$inferInsert> = {}
       if (body.username !== undefined) changes.username = body.username
       if (body.email !== undefined) changes.email = normalizeEmail(body.email)
-      if (body.password !== undefined) {
-        assertPasswordBytes(body.password)
-        const proven =
-          body.current_password !== undefined &&
-          (await app.passwords.verify(body.current_password, current.passwordHash))
-        if (!proven) {
-          throw validationFailed([
-            { field: 'current_password', rule: 'matches', message: 'must be your current password to change it' },
-          ])
-        }
-        changes.passwordHash = await app.passwords.hash(body.password)
+      if (body.password !== undefined) assertPasswordBytes(body.password)
+      if (body.email !== undefined || body.password !== undefined) {
+        const action = body.password === undefined ? 'change the email' : 'change it'
+        await proveCurrentPassword(app, request, current, body.current_password, action)
       }
+      if (body.password !== undefined) changes.passwordHash = await app.passwords.hash(body.password)
       if (Object.keys(changes).length === 0) {
         throw validationFailed([
-          { field: '', rule: 'minProperties', message: 'name at least one of username, email, password' },
+          { field: '', rule: 'minProperties', message: 'must name at least one of username, email, password' },
         ])
       }
       const row = await db.transaction(async (tx) => {
@@ -107,15 +142,22 @@ export const userRoutes: FastifyPluginAsync<{ db: Database }> = async (app, { db
     {
       onRequest: app.authenticate,
       schema: {
+        operationId: 'deleteUser',
         tags: ['users'],
-        summary: 'Delete your account (and its products and sessions)',
+        summary: 'Delete your account (and its products and sessions); needs current_password',
         security: secured,
         params: IdParams,
-        response: responses({ 200: SuccessEnvelopeSchema(Type.Null()) }),
+        body: DeleteUserBody,
+        response: responses(
+          { 200: { description: 'the account is deleted; `data` is null', body: SuccessEnvelopeSchema(Type.Null()) } },
+          [...accountErrors, ...bodyErrors, 'RATE_LIMITED'],
+        ),
       },
     },
     async (request) => {
       const id = await ownId(request)
+      const body = await readBody(request, DeleteUserBody)
+      await proveCurrentPassword(app, request, await loadUser(id), body.current_password, 'delete the account')
       const deleted = await db.delete(users).where(eq(users.id, id)).returning({ id: users.id })
       if (deleted.length === 0) throw notFound(`user ${id} not found`)
       return success('user deleted', null)

@@ -1,21 +1,34 @@
 import { type TSchema, Type } from 'typebox'
+import { errorCodes } from '../http/errors.js'
 
 /** The largest id a `serial` column holds. */
 export const MAX_ID = 2_147_483_647
 
 /** `:id` path parameter: a positive 32-bit integer. */
-export const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: MAX_ID }) })
+export const IdParams = Type.Object({
+  id: Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'a positive 32-bit integer' }),
+})
 
-const FieldErrorSchema = Type.Object({ field: Type.String(), rule: Type.String(), message: Type.String() })
+/** One field at fault, in `errors[]` (`#/components/schemas/FieldError`). */
+export const FieldErrorSchema = Type.Object(
+  {
+    field: Type.String({ description: 'dotted path of the field in the body (`email`); empty for the body itself' }),
+    rule: Type.String({
+      description: 'the rule it breaks: `required`, `minLength`, `pattern`, `maxBytes`, `unique`...',
+    }),
+    message: Type.String({ description: 'the rule in words, for people' }),
+  },
+  { $id: 'FieldError' },
+)
 
-/** The error envelope, as documented in OpenAPI. */
+/** The error envelope (`#/components/schemas/ErrorEnvelope`); each response narrows `code` to its own. */
 export const ErrorEnvelopeSchema = Type.Object(
   {
     status: Type.Literal('error'),
-    code: Type.String({ description: 'stable machine-readable code, e.g. VALIDATION_FAILED' }),
-    message: Type.String(),
+    code: Type.String({ enum: errorCodes, description: 'stable machine-readable code (see the error catalogue)' }),
+    message: Type.String({ description: 'what went wrong, for people' }),
     data: Type.Null(),
-    errors: Type.Optional(Type.Array(FieldErrorSchema)),
+    errors: Type.Optional(Type.Array(Type.Ref('FieldError'))),
     retry_after: Type.Optional(Type.Integer({ description: 'seconds; also sent as the Retry-After header' })),
   },
   { $id: 'ErrorEnvelope' },
@@ -29,10 +42,4 @@ export function SuccessEnvelopeSchema<T extends TSchema>(data: T, meta?: TSchema
     data,
     ...(meta ? { meta } : {}),
   })
-}
-
-/** Response schemas for a route: its success bodies plus the error envelope for every 4xx/5xx. */
-export function responses(success: Record<number, TSchema>) {
-  const error = Type.Ref('ErrorEnvelope')
-  return { ...success, '4xx': error, '5xx': error }
 }

@@ -1,10 +1,20 @@
 import { Type } from 'typebox'
+import { passwordRule, textRules } from './rules.js'
 
-/** Emails are trimmed and lower-cased before storage; this only asks for one `@` with text around it. */
-const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^\\s*[^\\s@]+@[^\\s@]+\\s*$' })
-/** 8 to 72 bytes (checked again in bytes after binding: the schema counts characters). */
-const Password = Type.String({ minLength: 8, maxLength: 72 })
-const Username = Type.String({ minLength: 3, maxLength: 32, pattern: '^[A-Za-z0-9_.-]+$' })
+const Email = Type.String({
+  minLength: 3,
+  maxLength: 254,
+  pattern: textRules.email.pattern,
+  description: 'an email address such as name@example.com; surrounding spaces are trimmed and it is lower-cased',
+})
+/** 8 to 72 bytes: the schema counts characters, so the byte limit is said in words and checked after binding. */
+const Password = Type.String({ minLength: 8, maxLength: 72, description: passwordRule })
+const Username = Type.String({
+  minLength: 3,
+  maxLength: 32,
+  pattern: textRules.username.pattern,
+  description: 'letters, digits, ".", "_" and "-"; unique whatever the case',
+})
 
 export const RegisterBody = Type.Object(
   { username: Username, email: Email, password: Password },
@@ -16,15 +26,23 @@ export const LoginBody = Type.Object(
   { additionalProperties: false },
 )
 
-/** Only these fields are updatable; `current_password` is required to change the password. */
+/** Only these fields are updatable; `current_password` is required to change the email or the password. */
 export const UpdateUserBody = Type.Object(
   {
     username: Type.Optional(Username),
     email: Type.Optional(Email),
     password: Type.Optional(Password),
-    current_password: Type.Optional(Type.String({ minLength: 1, maxLength: 1024 })),
+    current_password: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 1024, description: 'needed to change the email or the password' }),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
+)
+
+/** Deleting the account needs the password: an access token alone (a stolen one) cannot. */
+export const DeleteUserBody = Type.Object(
+  { current_password: Type.String({ minLength: 1, maxLength: 1024 }) },
+  { additionalProperties: false },
 )
 
 export const RefreshBody = Type.Object(
@@ -32,18 +50,25 @@ export const RefreshBody = Type.Object(
   { additionalProperties: false },
 )
 
-/** A user as the API shows it: never the password hash. */
-export const PublicUser = Type.Object({
-  id: Type.Integer(),
-  username: Type.String(),
-  email: Type.String(),
-  created_at: Type.String({ format: 'date-time' }),
-  updated_at: Type.String({ format: 'date-time' }),
-})
+/** A user as the API shows it, never the password hash (`#/components/schemas/User`). */
+export const UserSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    username: Type.String(),
+    email: Type.String(),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'User' },
+)
 
-export const TokenPairSchema = Type.Object({
-  access_token: Type.String(),
-  token_type: Type.Literal('Bearer'),
-  expires_in: Type.Integer({ description: 'seconds until access_token expires' }),
-  refresh_token: Type.String(),
-})
+/** What login and refresh return (`#/components/schemas/TokenPair`). */
+export const TokenPairSchema = Type.Object(
+  {
+    access_token: Type.String(),
+    token_type: Type.Literal('Bearer'),
+    expires_in: Type.Integer({ description: 'seconds until access_token expires' }),
+    refresh_token: Type.String(),
+  },
+  { $id: 'TokenPair' },
+)

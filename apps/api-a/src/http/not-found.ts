@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify'
+import { messages, methodNotAllowed, notFound } from './errors.js'
+import { type PathMatching, trackRouteMethods } from './route-methods.js'
+
+/**
+ * Answers the requests no route takes: 405 with `Allow` when the path has routes for other methods, else 404.
+ * Installed before the routes, whose methods it records; the error handler renders both answers.
+ */
+export function installNotFound(app: FastifyInstance, matching: PathMatching): void {
+  const methodsOf = trackRouteMethods(app, matching)
+  app.setNotFoundHandler(async (request) => {
+    const path = request.url.split('?')[0] ?? request.url
+    const allowed = methodsOf(request.url)
+    if (allowed.length > 0) throw methodNotAllowed(request.method, path, allowed)
+    throw notFound(messages.routeNotFound(request.method, path))
+  })
+}

@@ -1,0 +1,16 @@
+import { ErrorEnvelopeSchema, FieldErrorSchema } from './common.js'
+import { PaginationSchema, ProductSchema } from './products.js'
+import { TokenPairSchema, UserSchema } from './users.js'
+
+/**
+ * The schemas the OpenAPI document names (`#/components/schemas/<$id>`): added to the app once, referenced by
+ * the routes with `Type.Ref('<$id>')`.
+ */
+export const sharedSchemas = [
+  FieldErrorSchema,
+  ErrorEnvelopeSchema,
+  UserSchema,
+  TokenPairSchema,
+  ProductSchema,
+  PaginationSchema,
+]
