@@ -2,19 +2,27 @@ import helmet from '@fastify/helmet'
 import rateLimit from '@fastify/rate-limit'
 import { weftBinding } from '@weft/binding'
 import { weftContext } from '@weft/context'
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify'
-import { createPasswordHasher } from './auth/password.js'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { createPasswordAttempts } from './auth/attempts.js'
+import { createPasswordHasher, SCRYPT_CONCURRENCY } from './auth/password.js'
 import { registerTokens } from './auth/tokens.js'
+import { createWorkLimit } from './auth/work-limit.js'
 import type { DatabaseHandle } from './db/client.js'
-import { failure } from './http/envelope.js'
-import { installErrorHandling } from './http/error-handler.js'
-import { ApiErrors } from './http/errors.js'
+import { installCors } from './http/cors.js'
+import { frameworkErrors, installErrorHandling } from './http/error-handler.js'
+import { messages, rateLimited } from './http/errors.js'
+import { installHandlerTimeout } from './http/handler-timeout.js'
+import { installJsonParser } from './http/json-parser.js'
 import { loggerOptions } from './http/logging.js'
+import { installNotFound } from './http/not-found.js'
 import { registerOpenApi } from './http/openapi.js'
+import { helmetOptions } from './http/security-headers.js'
+import { installTextGuard } from './http/text-guard.js'
 import { authRoutes } from './routes/auth.js'
 import { healthRoutes } from './routes/health.js'
 import { userRoutes } from './routes/users.js'
 import { checkSettings, type Settings } from './settings.js'
+import { fastifyTrustProxy } from './trust-proxy.js'
 import { usersRepository } from './users/repository.js'
 
 export interface AppOptions {
@@ -25,6 +33,9 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger']
 }
 
+/** How the router matches paths; the not-found handler matches them the same way to tell 404 from 405. */
+const routerOptions = { ignoreTrailingSlash: true, maxParamLength: 100 }
+
 /** Builds the API without listening, so tests can `inject` into it. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const settings = checkSettings(options.settings)
@@ -32,13 +43,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: loggerOptions(options.logger),
     bodyLimit: settings.bodyLimit,
     // A handler still running after this long (a database that neither answers nor fails) gets 503.
-    handlerTimeout: settings.handlerTimeoutMs,
-    requestTimeout: 30_000,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 100 },
+    // A client that trickles its request in gets 408 and its socket closed (Node's default is five minutes).
+    requestTimeout: settings.requestTimeoutMs,
+    // Node looks for requests over `requestTimeout` this often (its default, 30 s, would double the bound), and
+    // only enforces `requestTimeout` when `headersTimeout` (default 60 s) is not longer.
+    http: { connectionsCheckingInterval: 1000, headersTimeout: Math.min(settings.requestTimeoutMs, 60_000) },
+    trustProxy: fastifyTrustProxy(settings.trustProxy) as FastifyServerOptions['trustProxy'],
+    routerOptions,
     // Errors raised before routing (a malformed URL) get the envelope too.
-    frameworkErrors: (_error, _request, reply) =>
-      (reply as FastifyReply).code(400).send(failure('BAD_REQUEST', 'malformed or overlong URL')),
+    frameworkErrors,
   })
+
+  // Before any route: it records their methods.
+  installNotFound(app, routerOptions)
 
   // Request bodies and path params are parsed and validated once, in the handlers, by @weft/binding
   // (`c.bind().json(Schema)`, `c.bind().uri(Schema)`); the route schemas only describe them for the
@@ -47,25 +64,44 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Unknown body fields are errors (400), not silently dropped: PATCH accepts only what it lists.
   await app.register(weftBinding, { multipart: false, parserDecoder: { ignoreUnknownKeys: false } })
   await app.register(weftContext)
-  // JSON only: every other body (text, forms, XML, multipart) is answered 415 by Fastify.
+  // JSON only: every other body (text, forms, XML, multipart) is answered 415 by Fastify; an empty JSON body
+  // is no body.
   app.removeAllContentTypeParsers()
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'))
+  installJsonParser(app)
 
-  await app.register(helmet)
+  await app.register(helmet, helmetOptions)
+  // After the security headers (preflight answers carry them too), before the routes.
+  await installCors(app, settings.corsOrigins)
   await app.register(rateLimit, {
     global: false,
-    errorResponseBuilder: (_request, context) =>
-      Object.assign(new ApiErrors.RateLimited(), { retryAfter: Math.max(1, Math.ceil(context.ttl / 1000)) }),
+    errorResponseBuilder: (_request, context) => {
+      const seconds = Math.max(1, Math.ceil(context.ttl / 1000))
+      return rateLimited(messages.tooManyRequests(seconds), seconds)
+    },
   })
   await registerTokens(app, settings.secret, settings.tokenTtlSeconds)
   await registerOpenApi(app)
   installErrorHandling(app)
+  installHandlerTimeout(app, settings.handlerTimeoutMs)
+  installTextGuard(app)
 
   const repository = usersRepository(options.database.db)
-  const hasher = createPasswordHasher(settings.scryptCost)
+  const hasher = createPasswordHasher(
+    settings.scryptCost,
+    undefined,
+    createWorkLimit(SCRYPT_CONCURRENCY, settings.passwordQueueMax),
+  )
   const limit = { max: settings.loginRateLimitMax, timeWindow: settings.loginRateLimitWindowMs }
+  // One budget of password checks per IP and per account, shared by login, PATCH and DELETE.
+  const attempts = createPasswordAttempts(settings.loginRateLimitMax, settings.loginRateLimitWindowMs)
   await app.register(healthRoutes, { database: options.database })
-  await app.register(userRoutes, { repository, hasher, rateLimit: limit })
-  await app.register(authRoutes, { repository, hasher, tokenTtlSeconds: settings.tokenTtlSeconds, rateLimit: limit })
+  await app.register(userRoutes, { repository, hasher, attempts, rateLimit: limit })
+  await app.register(authRoutes, {
+    repository,
+    hasher,
+    attempts,
+    tokenTtlSeconds: settings.tokenTtlSeconds,
+    rateLimit: limit,
+  })
   return app
 }

@@ -1,7 +1,11 @@
+import type { AddressInfo } from 'node:net'
 import { buildApp } from './app.js'
 import { openDatabase } from './db/client.js'
+import { startupProblem } from './db/startup-errors.js'
 import { DEVELOPMENT_SECRET_WARNING, ensureDevelopmentSecret } from './development-secret.js'
+import { docsUrl } from './http/docs-ui.js'
 import { loadEnvFile, SettingsError, settingsFromEnv } from './settings.js'
+import { TRUST_PROXY_TRUE_WARNING } from './trust-proxy.js'
 
 loadEnvFile()
 const generatedSecret = ensureDevelopmentSecret()
@@ -15,11 +19,21 @@ try {
   process.exit(1)
 }
 
-const database = await openDatabase(settings.database)
-await database.migrate()
+let database: Awaited<ReturnType<typeof openDatabase>>
+try {
+  database = await openDatabase(settings.database)
+  await database.migrate()
+} catch (error) {
+  // A database that is missing or not running is a setup step, said in one line; anything else is a fault.
+  const problem = startupProblem(error, settings.database)
+  if (!problem) throw error
+  process.stderr.write(`api-b: ${problem}\n`)
+  process.exit(1)
+}
 const app = await buildApp({ database, settings, logger: { level: settings.logLevel } })
 app.log.info(`using ${database.description}`)
 if (generatedSecret) app.log.warn(DEVELOPMENT_SECRET_WARNING)
+if (settings.trustProxy === true) app.log.warn(TRUST_PROXY_TRUE_WARNING)
 
 // SIGTERM/SIGINT: stop accepting connections, let in-flight requests finish, then close the pool.
 const shutdown = async (signal: string) => {
@@ -32,3 +46,4 @@ process.once('SIGTERM', () => void shutdown('SIGTERM'))
 process.once('SIGINT', () => void shutdown('SIGINT'))
 
 await app.listen({ port: settings.port, host: settings.host })
+app.log.info(`Swagger UI at ${docsUrl(app.server.address() as AddressInfo)}`)

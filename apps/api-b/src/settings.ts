@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs'
+import { parseCorsOrigins } from './cors-origins.js'
 import { type DatabaseSettings, databaseSettingsFromEnv } from './db/client.js'
+import { secretProblem } from './secret-strength.js'
+import { parseTrustProxy, type TrustProxy } from './trust-proxy.js'
 
-/** The shortest `SECRET` accepted, in bytes: HS256 keys shorter than the hash output are weak. */
-export const MIN_SECRET_BYTES = 32
+export { MIN_SECRET_BYTES } from './secret-strength.js'
 
 /**
  * Everything the API needs to know that is not code, read once at start-up.
@@ -28,6 +30,23 @@ export interface Settings {
   handlerTimeoutMs: number
   /** scrypt cost parameter N, a power of two (`SCRYPT_COST`, default 32768: 32 MiB per hash). */
   scryptCost: number
+  /**
+   * Password checks that may wait for one of the two scrypt slots (`PASSWORD_QUEUE_MAX`, default 64); more
+   * are answered 503 with `Retry-After` instead of queueing without bound.
+   */
+  passwordQueueMax: number
+  /**
+   * Which `X-Forwarded-For` entries to trust (`TRUST_PROXY`): false (default, no proxy), a hop count, the
+   * proxies' addresses or CIDR ranges, or true (all: a client can then choose its own address; warned about).
+   */
+  trustProxy: TrustProxy
+  /** A request whose bytes have not all arrived by then gets 408 and its socket closed (`REQUEST_TIMEOUT_MS`, 30000). */
+  requestTimeoutMs: number
+  /**
+   * The origins whose pages may call the API from a browser (`CORS_ORIGINS`, comma-separated, or `*` for any);
+   * none (the default) leaves CORS off.
+   */
+  corsOrigins: readonly string[]
 }
 
 /** Settings of the process that serves the API: the app's plus where to listen and which database. */
@@ -48,6 +67,9 @@ export class SettingsError extends Error {
   }
 }
 
+/** Where API B listens unless `PORT` says otherwise: next to API A's 3000. */
+export const DEFAULT_PORT = 3001
+
 /** The defaults of every optional setting. */
 export const defaultSettings: Omit<Settings, 'secret'> = {
   tokenTtlSeconds: 3600,
@@ -56,6 +78,10 @@ export const defaultSettings: Omit<Settings, 'secret'> = {
   bodyLimit: 16 * 1024,
   handlerTimeoutMs: 15_000,
   scryptCost: 2 ** 15,
+  passwordQueueMax: 64,
+  trustProxy: false,
+  requestTimeoutMs: 30_000,
+  corsOrigins: [],
 }
 
 /**
@@ -64,16 +90,18 @@ export const defaultSettings: Omit<Settings, 'secret'> = {
  */
 export function checkSettings(settings: Settings): Settings {
   const problems: string[] = []
-  if (Buffer.byteLength(settings.secret, 'utf8') < MIN_SECRET_BYTES) {
-    problems.push(`SECRET must be at least ${MIN_SECRET_BYTES} bytes long (generate one with: openssl rand -base64 48)`)
-  }
-  const positive: (keyof Omit<Settings, 'secret'>)[] = [
+  // Checked in every NODE_ENV and by buildApp too: a known or guessable key lets anyone sign tokens for any user.
+  const secretIssue = secretProblem(settings.secret)
+  if (secretIssue) problems.push(secretIssue)
+  const positive = [
     'tokenTtlSeconds',
     'loginRateLimitMax',
     'loginRateLimitWindowMs',
     'bodyLimit',
     'handlerTimeoutMs',
-  ]
+    'requestTimeoutMs',
+    'passwordQueueMax',
+  ] as const
   for (const key of positive) {
     if (!Number.isSafeInteger(settings[key]) || settings[key] < 1) problems.push(`${key} must be a positive integer`)
   }
@@ -105,8 +133,23 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
     bodyLimit: integer('BODY_LIMIT', defaultSettings.bodyLimit),
     handlerTimeoutMs: integer('HANDLER_TIMEOUT_MS', defaultSettings.handlerTimeoutMs),
     scryptCost: integer('SCRYPT_COST', defaultSettings.scryptCost),
+    passwordQueueMax: integer('PASSWORD_QUEUE_MAX', defaultSettings.passwordQueueMax),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY) ?? false,
+    requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', defaultSettings.requestTimeoutMs),
+    corsOrigins: parseCorsOrigins(env.CORS_ORIGINS) ?? [],
   }
-  const port = integer('PORT', 3000)
+  if (parseCorsOrigins(env.CORS_ORIGINS) === undefined) {
+    problems.push(
+      `CORS_ORIGINS must be * or a comma-separated list of origins like https://app.example.com, got "${env.CORS_ORIGINS}"`,
+    )
+  }
+  if (parseTrustProxy(env.TRUST_PROXY) === undefined) {
+    problems.push(
+      `TRUST_PROXY must be false, a hop count, or a comma-separated list of addresses or CIDR ranges, got "${env.TRUST_PROXY}"`,
+    )
+  }
+  // 3001, so that API A (3000) and API B run side by side, as in docker/compose.yaml.
+  const port = integer('PORT', DEFAULT_PORT)
   try {
     checkSettings(app)
   } catch (error) {

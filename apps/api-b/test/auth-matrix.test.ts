@@ -44,14 +44,14 @@ const rows: { name: string; header: (me: Me) => string | undefined; code: string
     header: (me) =>
       `Bearer ${forgeToken({ sub: String(me.id), ver: 0, iss: 'weft-api-b', iat: now() - 7200, exp: now() - 3600 })}`,
     code: 'INVALID_TOKEN',
-    message: 'token expired',
+    message: 'invalid token: token has expired',
   },
   {
     name: 'a not-yet-valid token',
     header: (me) =>
       `Bearer ${forgeToken({ sub: String(me.id), ver: 0, iss: 'weft-api-b', iat: now(), nbf: now() + 600, exp: now() + 3600 })}`,
     code: 'INVALID_TOKEN',
-    message: 'token not yet valid',
+    message: 'invalid token: token is not valid yet',
   },
   {
     name: 'another issuer',
@@ -79,13 +79,34 @@ const rows: { name: string; header: (me: Me) => string | undefined; code: string
     header: (me) =>
       `Bearer ${forgeToken({ sub: String(me.id), ver: 7, iss: 'weft-api-b', iat: now(), exp: now() + 60 })}`,
     code: 'INVALID_TOKEN',
-    message: 'token is no longer valid',
+    message: 'invalid token: token has been revoked',
   },
   {
     name: 'a token for a user that does not exist',
     header: () => `Bearer ${forgeToken({ sub: '2000000000', ver: 0, iss: 'weft-api-b', iat: now(), exp: now() + 60 })}`,
     code: 'INVALID_TOKEN',
-    message: 'token is no longer valid',
+    message: 'invalid token: token has been revoked',
+  },
+  {
+    name: 'a token without an issuer (right secret)',
+    header: (me) => `Bearer ${forgeToken({ sub: String(me.id), ver: 0, iat: now(), exp: now() + 60 })}`,
+    code: 'INVALID_TOKEN',
+  },
+  {
+    name: 'a numeric subject (right secret)',
+    header: (me) => `Bearer ${forgeToken({ sub: me.id, ver: 0, iss: 'weft-api-b', iat: now(), exp: now() + 60 })}`,
+    code: 'INVALID_TOKEN',
+  },
+  {
+    name: 'a token issued in the future (right secret)',
+    header: (me) =>
+      `Bearer ${forgeToken({ sub: String(me.id), ver: 0, iss: 'weft-api-b', iat: now() + 3600, exp: now() + 7200 })}`,
+    code: 'INVALID_TOKEN',
+  },
+  {
+    name: 'a token without iat (right secret)',
+    header: (me) => `Bearer ${forgeToken({ sub: String(me.id), ver: 0, iss: 'weft-api-b', exp: now() + 60 })}`,
+    code: 'INVALID_TOKEN',
   },
   { name: 'an oversized token', header: (me) => `Bearer ${me.token}${'A'.repeat(8000)}`, code: 'INVALID_TOKEN' },
 ]

@@ -73,7 +73,7 @@ describe('classifyError', () => {
     expect(body.code).toBe(code)
   })
 
-  it('lists each validation issue with field, rule and message', () => {
+  it('lists each validation issue with field, rule and a message in words', () => {
     const { body } = classifyError(
       asError({
         statusCode: 400,
@@ -83,7 +83,7 @@ describe('classifyError', () => {
             instancePath: '/username',
             keyword: 'minLength',
             message: 'must NOT have fewer than 3 characters',
-            params: {},
+            params: { limit: 3 },
           },
           { instancePath: '', keyword: 'required', message: 'x', params: { missingProperty: 'email' } },
           { instancePath: '', keyword: 'additionalProperties', message: 'x', params: { additionalProperty: 'role' } },
@@ -91,9 +91,27 @@ describe('classifyError', () => {
       }),
     )
     expect(body.errors).toEqual([
-      { field: 'username', rule: 'minLength', message: 'must NOT have fewer than 3 characters' },
+      { field: 'username', rule: 'minLength', message: 'must be at least 3 characters' },
       { field: 'email', rule: 'required', message: 'is required' },
       { field: 'role', rule: 'additionalProperties', message: 'is not an accepted field' },
     ])
+  })
+})
+
+describe('loggableError', () => {
+  it('keeps the code and the names of a database error, never a message quoting values or parameters', async () => {
+    const { loggableError } = await import('../src/db/errors.js')
+    const driver = Object.assign(new Error('invalid input syntax for type integer: "victim@example.com"'), {
+      code: '22P02',
+      routine: 'pg_strtoint32_safe',
+    })
+    const failed = Object.assign(
+      new Error('Failed query: update "users" set "password_hash" = $1\nparams: scrypt$1024$8$1$salt$key'),
+      { cause: driver },
+    )
+    const logged = JSON.stringify(loggableError(failed))
+    expect(logged).toContain('"code":"22P02"')
+    expect(logged).toContain('pg_strtoint32_safe')
+    expect(logged).not.toMatch(/scrypt|params|Failed query|victim/)
   })
 })

@@ -24,7 +24,7 @@ describe.each(testDatabaseKinds())('GET /api/health on %s', (kind) => {
     expect(res.json()).toEqual({
       status: 'error',
       code: 'UNAVAILABLE',
-      message: 'service temporarily unavailable, retry later',
+      message: 'the database is unavailable; retry in 5 s',
       data: null,
       retry_after: 5,
     })

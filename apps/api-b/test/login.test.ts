@@ -61,7 +61,7 @@ describe.each(testDatabaseKinds())('POST /api/auth/login on %s', (kind) => {
     expect(res.json()).toEqual({
       status: 'error',
       code: 'INVALID_CREDENTIALS',
-      message: 'invalid username or password',
+      message: 'username or password is incorrect',
       data: null,
     })
   })
@@ -126,7 +126,8 @@ describe.each(testDatabaseKinds())('login rate limit on %s', (kind) => {
       method: 'POST',
       url: '/api/auth/login',
       remoteAddress: '10.1.2.3',
-      payload: { username: 'nobody', password: 'x' },
+      // Another name too: attempts also count against the account.
+      payload: { username: 'somebody-else', password: 'x' },
     })
     expect(res.statusCode).toBe(401)
   })

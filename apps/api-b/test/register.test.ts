@@ -72,7 +72,7 @@ describe.each(testDatabaseKinds())('POST /api/user on %s', (kind) => {
     ['a password over 72 characters', { password: 'p'.repeat(73) }, 'password', 'maxLength'],
     ['a password over 72 bytes', { password: 'é'.repeat(40) }, 'password', 'maxBytes'],
     ['an email without @', { email: 'nobody.example.com' }, 'email', 'pattern'],
-    ['an email with a NUL byte', { email: 'no\u0000body@example.com' }, 'email', 'pattern'],
+    ['an email with a NUL byte', { email: 'no\u0000body@example.com' }, 'email', 'controlCharacters'],
     ['a number as username', { username: 12345 }, 'username', 'type'],
     ['an extra field', { role: 'admin' }, 'role', 'additionalProperties'],
   ])('answers 400 VALIDATION_FAILED for %s', async (_name, change, field, rule) => {
@@ -116,20 +116,17 @@ describe.each(testDatabaseKinds())('POST /api/user on %s', (kind) => {
     expect(errorOf(res)).toMatchObject({ status: 400, code: 'BAD_REQUEST' })
   })
 
-  it('answers a null body like an empty one: 400 listing the required fields', async () => {
+  it.each([
+    ['null', 'null'],
+    ['a JSON string holding JSON', JSON.stringify(JSON.stringify({ username: 'x', email: 'x@example.com' }))],
+  ])('answers %s as a body that is not an object: 400 BAD_REQUEST', async (_name, payload) => {
     const res = await api.app.inject({
       method: 'POST',
       url: '/api/user',
       headers: { 'content-type': 'application/json' },
-      payload: 'null',
+      payload,
     })
-    expect(errorOf(res)).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' })
-    expect(
-      res
-        .json()
-        .errors.map((e: { field: string }) => e.field)
-        .sort(),
-    ).toEqual(['email', 'password', 'username'])
+    expect(errorOf(res)).toMatchObject({ status: 400, code: 'BAD_REQUEST' })
   })
 
   it('answers 400 for a body that tries prototype pollution', async () => {

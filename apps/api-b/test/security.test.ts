@@ -20,27 +20,31 @@ describe.each(testDatabaseKinds())('HTTP hygiene on %s', (kind) => {
   it('answers an unknown route with the 404 envelope', async () => {
     const res = await api.app.inject({ method: 'GET', url: '/api/nothing-here' })
     expect(res.statusCode).toBe(404)
-    expect(res.json()).toEqual({ status: 'error', code: 'NOT_FOUND', message: 'route not found', data: null })
+    expect(res.json()).toEqual({
+      status: 'error',
+      code: 'NOT_FOUND',
+      message: 'route GET /api/nothing-here not found',
+      data: null,
+    })
   })
 
-  it('answers an unsupported method on a known path with the 404 envelope', async () => {
+  it('answers an unsupported method on a known path with 405 and Allow (method-not-allowed.test.ts)', async () => {
     const res = await api.app.inject({ method: 'PUT', url: '/api/user/1' })
-    expect(res.statusCode).toBe(404)
-    expect(res.json().code).toBe('NOT_FOUND')
+    expect(res.statusCode).toBe(405)
+    expect(res.json().code).toBe('METHOD_NOT_ALLOWED')
   })
 
   it.each([
-    ['a malformed URL', '/api/user/%E0%A4%A'],
-    ['an overlong path parameter', `/api/user/${'1'.repeat(200)}`],
-  ])('answers %s with the 400 envelope', async (_name, url) => {
+    ['a malformed URL', '/api/user/%E0%A4%A', 'the URL is malformed: check its percent-encoding'],
+    [
+      'an overlong path parameter',
+      `/api/user/${'1'.repeat(200)}`,
+      'the URL is malformed: a path parameter is too long',
+    ],
+  ])('answers %s with the 400 envelope', async (_name, url, message) => {
     const res = await api.app.inject({ method: 'GET', url })
     expect(res.statusCode).toBe(400)
-    expect(res.json()).toEqual({
-      status: 'error',
-      code: 'BAD_REQUEST',
-      message: 'malformed or overlong URL',
-      data: null,
-    })
+    expect(res.json()).toEqual({ status: 'error', code: 'BAD_REQUEST', message, data: null })
   })
 
   it('ignores query strings it does not use, hostile ones included', async () => {

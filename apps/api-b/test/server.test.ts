@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createScratchDatabase, type ScratchDatabase, testDatabaseKinds } from '@weft/tooling/test-db'
-import { freePort, waitForHealth } from '@weft/tooling/test-server'
+import { freePort, waitForHealth, waitForOutput } from '@weft/tooling/test-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TEST_SECRET } from './support.js'
 
@@ -66,14 +66,20 @@ describe.each(testDatabaseKinds())('the server process on %s', (kind) => {
     expect(((await read.json()) as { data: unknown }).data).toEqual(created)
   })
 
-  it('logs requests without the password or the token', () => {
-    expect(output).toContain('request completed')
+  it('logs where Swagger UI is', async () => {
+    await waitForOutput(server, () => output, `Swagger UI at ${base}/docs`)
+    expect((await fetch(`${base}/docs`)).status).toBe(200)
+  })
+
+  it('logs requests without the password or the token', async () => {
+    await waitForOutput(server, () => output, 'request completed')
     expect(output).not.toContain('correct horse battery')
     expect(output.toLowerCase()).not.toContain('bearer')
   })
 
   it('shuts down on SIGTERM with exit code 0', async () => {
-    const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)))
+    // 'close', not 'exit': it comes after the output pipes are drained, so the last log line is in `output`.
+    const exited = new Promise<number | null>((resolve) => server.once('close', (code) => resolve(code)))
     server.kill('SIGTERM')
     expect(await exited).toBe(0)
     expect(output).toContain('SIGTERM received, shutting down')
@@ -92,7 +98,7 @@ describe('the server process without a SECRET', () => {
     const server = start({ NODE_ENV: 'production' })
     let output = ''
     server.stderr?.on('data', (chunk) => (output += chunk))
-    const code = await new Promise<number | null>((resolve) => server.once('exit', resolve))
+    const code = await new Promise<number | null>((resolve) => server.once('close', resolve))
     expect(code).toBe(1)
     expect(output).toContain('SECRET must be at least 32 bytes')
   }, 60_000)

@@ -6,12 +6,12 @@ import { SettingsError, settingsFromEnv } from '../src/settings.js'
 import { TEST_SECRET, testSettings } from './support.js'
 
 describe('settings', () => {
-  it('reads the defaults: one-hour tokens, port 3000, embedded database', () => {
+  it('reads the defaults: one-hour tokens, port 3001 (beside API A), embedded database', () => {
     const settings = settingsFromEnv({ SECRET: TEST_SECRET, PGLITE_DIR: '/tmp/x' })
     expect(settings).toMatchObject({
       secret: TEST_SECRET,
       tokenTtlSeconds: 3600,
-      port: 3000,
+      port: 3001,
       bodyLimit: 16384,
       database: { kind: 'pglite', dataDir: '/tmp/x' },
     })
@@ -42,8 +42,8 @@ describe('settings', () => {
   })
 
   it('counts the SECRET in bytes, not characters', () => {
-    expect(() => settingsFromEnv({ SECRET: 'é'.repeat(16) })).not.toThrow()
-    expect(() => settingsFromEnv({ SECRET: 'é'.repeat(15) })).toThrow(SettingsError)
+    expect(() => settingsFromEnv({ SECRET: 'éàüöäßçñøåæœłśźż' })).not.toThrow()
+    expect(() => settingsFromEnv({ SECRET: 'éàüöäßçñøåæœłśź' })).toThrow(SettingsError)
   })
 
   it('refuses numbers that are not positive integers, naming the setting', () => {

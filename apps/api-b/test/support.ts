@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto'
+import { type ContractWatch, watchContract } from '@weft/tooling/openapi-contract'
 import { createScratchDatabase, type ScratchDatabase, type TestDatabaseKind } from '@weft/tooling/test-db'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll } from 'vitest'
@@ -27,16 +28,21 @@ export interface TestApi {
 export function useTestApi(kind: TestDatabaseKind, label: string, overrides: Partial<Settings> = {}): TestApi {
   const api = {} as TestApi
   let scratch: ScratchDatabase | undefined
+  let contract: ContractWatch | undefined
   beforeAll(async () => {
     scratch = kind === 'postgres' ? await createScratchDatabase(`api_b_${label}`) : undefined
     api.database = await openDatabase(scratch ? { kind: 'postgres', url: scratch.url } : { kind: 'pglite' })
     await api.database.migrate()
     api.app = await buildApp({ database: api.database, settings: testSettings(overrides) })
+    // Every response the tests receive is checked against the app's own OpenAPI document.
+    contract = watchContract(api.app)
   })
   afterAll(async () => {
     await api.app?.close()
     await api.database?.close().catch(() => {})
     await scratch?.drop()
+    const violations = contract?.violations ?? []
+    if (violations.length > 0) throw new Error(`responses that break the OpenAPI document:\n${violations.join('\n')}`)
   })
   return api
 }

@@ -72,6 +72,7 @@ describe.each(testDatabaseKinds())('GET|PATCH|DELETE /api/user/:id on %s', (kind
       const res = await call('PATCH', `/api/user/${me.id}`, me.token, {
         username: fresh.username,
         email: ` ${fresh.email.toUpperCase()}`,
+        current_password: me.password,
       })
       expect(res.statusCode).toBe(200)
       const data = res.json().data
@@ -169,7 +170,10 @@ describe.each(testDatabaseKinds())('GET|PATCH|DELETE /api/user/:id on %s', (kind
     it('answers 409 when the new username or email belongs to someone else', async () => {
       const me = await registeredUser(api.app)
       const other = await registeredUser(api.app)
-      const byName = await call('PATCH', `/api/user/${me.id}`, me.token, { username: other.username.toUpperCase() })
+      const byName = await call('PATCH', `/api/user/${me.id}`, me.token, {
+        username: other.username.toUpperCase(),
+        current_password: me.password,
+      })
       expect(errorOf(byName)).toMatchObject({ status: 409, code: 'CONFLICT' })
       const byEmail = await call('PATCH', `/api/user/${me.id}`, me.token, { email: other.email })
       expect(byEmail.json().errors).toEqual([{ field: 'email', rule: 'unique', message: 'is already taken' }])
@@ -192,13 +196,13 @@ describe.each(testDatabaseKinds())('GET|PATCH|DELETE /api/user/:id on %s', (kind
   describe('DELETE', () => {
     it('deletes your account; its token and its password stop working', async () => {
       const me = await registeredUser(api.app)
-      const res = await call('DELETE', `/api/user/${me.id}`, me.token)
+      const res = await call('DELETE', `/api/user/${me.id}`, me.token, { current_password: me.password })
       expect(res.statusCode).toBe(200)
       expect(res.json()).toEqual({ status: 'success', message: 'user deleted', data: null })
 
       const after = await call('GET', `/api/user/${me.id}`, me.token)
       expect(errorOf(after)).toMatchObject({ status: 401, code: 'INVALID_TOKEN' })
-      const again = await call('DELETE', `/api/user/${me.id}`, me.token)
+      const again = await call('DELETE', `/api/user/${me.id}`, me.token, { current_password: me.password })
       expect(errorOf(again)).toMatchObject({ status: 401, code: 'INVALID_TOKEN' })
       const relogin = await api.app.inject({
         method: 'POST',
@@ -210,7 +214,7 @@ describe.each(testDatabaseKinds())('GET|PATCH|DELETE /api/user/:id on %s', (kind
 
     it('frees the username and email for a new registration', async () => {
       const me = await registeredUser(api.app)
-      await call('DELETE', `/api/user/${me.id}`, me.token)
+      await call('DELETE', `/api/user/${me.id}`, me.token, { current_password: me.password })
       const res = await api.app.inject({
         method: 'POST',
         url: '/api/user',

@@ -1,9 +1,9 @@
-import type { Ctx, Handler } from '@weft/context'
-import type { FastifyInstance } from 'fastify'
+import { type Ctx, ctx } from '@weft/context'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { UserRow } from '../db/schema.js'
-import { ApiErrors } from '../http/errors.js'
+import { ApiErrors, invalidToken } from '../http/errors.js'
 import type { UsersRepository } from '../users/repository.js'
-import type { AccessClaims } from './tokens.js'
+import { type AccessClaims, ISSUER } from './tokens.js'
 
 /** Longer `Authorization` values are refused before any parsing (a real token is ~200 characters). */
 const MAX_HEADER_LENGTH = 2048
@@ -11,23 +11,43 @@ const MAX_HEADER_LENGTH = 2048
 /** `Bearer <jwt>`; the scheme is case-insensitive (RFC 9110), the token three base64url parts. */
 const BEARER = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/i
 
-/** The `locals` key under which {@link requireAccount} leaves the caller's row. */
+/** The `locals` key under which {@link authenticateAccount} leaves the caller's row. */
 const CALLER = 'caller'
 
 function tokenFrom(c: Ctx): string {
   const header = c.get('authorization')
   if (header === '') throw new ApiErrors.Unauthenticated()
-  if (header.length > MAX_HEADER_LENGTH) throw new ApiErrors.InvalidToken('token too long')
+  if (header.length > MAX_HEADER_LENGTH) throw invalidToken('token is too long')
   const match = BEARER.exec(header)
-  if (!match?.[1]) throw new ApiErrors.InvalidToken('malformed Authorization header: send Bearer <token>')
+  if (!match?.[1]) throw invalidToken('the Authorization header must be "Bearer <access_token>"')
   return match[1]
 }
 
-function messageFor(error: unknown): string {
+/** Why the verifier refused a token, in API A's words; anything else is a malformed token. */
+const jwtReasons: Record<string, string> = {
+  FAST_JWT_EXPIRED: 'token has expired',
+  FAST_JWT_INACTIVE: 'token is not valid yet',
+  FAST_JWT_INVALID_SIGNATURE: 'signature does not match',
+  FAST_JWT_INVALID_ALGORITHM: 'algorithm is not HS256',
+  FAST_JWT_MISSING_SIGNATURE: 'token is not signed',
+  FAST_JWT_MISSING_REQUIRED_CLAIM: 'a required claim is missing',
+}
+
+function reasonFor(error: unknown): string {
   const code = (error as { code?: unknown }).code
-  if (code === 'FAST_JWT_EXPIRED') return 'token expired'
-  if (code === 'FAST_JWT_INACTIVE') return 'token not yet valid'
-  return 'invalid token'
+  return (typeof code === 'string' && jwtReasons[code]) || 'token is malformed'
+}
+
+/** Clock skew tolerated for `iat`: a token issued later than this in the future is refused. */
+const MAX_CLOCK_SKEW_SECONDS = 30
+
+/**
+ * The claims as this API issues them, checked beyond what the verifier does: `iss` present and ours, `sub`
+ * a string (a number would pass a regular expression test after coercion), `iat` a number not in the future.
+ */
+function claimsAreWellFormed(claims: Record<string, unknown>): boolean {
+  if (claims.iss !== ISSUER || typeof claims.sub !== 'string') return false
+  return typeof claims.iat === 'number' && claims.iat <= Date.now() / 1000 + MAX_CLOCK_SKEW_SECONDS
 }
 
 function subjectId(sub: string): number | undefined {
@@ -37,33 +57,39 @@ function subjectId(sub: string): number | undefined {
 }
 
 /**
- * The first link of a protected route's `handle()` chain: verifies the bearer token (signature,
- * HS256 only, expiry, issuer), loads its user and compares the token version, so a token of a
- * deleted account or one issued before a password change is refused. Then it leaves the caller's
- * row in `c.locals` and runs the rest of the chain.
+ * The `onRequest` hook of a protected route: verifies the bearer token (signature, HS256 only, expiry,
+ * issuer), loads its user and compares the token version, so a token of a deleted account or one issued
+ * before a password change is refused, and leaves the caller's row in the request's `Ctx` locals. It runs
+ * before the body is read, so a caller without a valid token gets 401 whatever it sent (as in API A).
  *
  * @example
- * app.get('/api/user/:id', handle(requireAccount(app, users), (c) => callerOf(c).username))
+ * app.get('/api/user/:id', { onRequest: authenticateAccount(app, users) }, handle((c) => callerOf(c).username))
  */
-export function requireAccount(app: FastifyInstance, repository: UsersRepository): Handler {
-  return async (c) => {
+export function authenticateAccount(
+  app: FastifyInstance,
+  repository: UsersRepository,
+): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  return async (request, reply) => {
+    const c = ctx(request, reply)
     const token = tokenFrom(c)
     let claims: AccessClaims
     try {
       claims = app.jwt.verify<AccessClaims>(token)
     } catch (error) {
-      throw new ApiErrors.InvalidToken(messageFor(error))
+      throw invalidToken(reasonFor(error))
+    }
+    if (!claimsAreWellFormed(claims as unknown as Record<string, unknown>)) {
+      throw invalidToken('token claims are not valid')
     }
     const id = subjectId(claims.sub)
-    if (id === undefined || !Number.isSafeInteger(claims.ver)) throw new ApiErrors.InvalidToken('invalid token')
+    if (id === undefined || !Number.isSafeInteger(claims.ver)) throw invalidToken('token claims are not valid')
     const caller = await repository.findById(id)
-    if (!caller || caller.tokenVersion !== claims.ver) throw new ApiErrors.InvalidToken('token is no longer valid')
+    if (!caller || caller.tokenVersion !== claims.ver) throw invalidToken('token has been revoked')
     c.locals(CALLER, caller)
-    return c.next()
   }
 }
 
-/** The account {@link requireAccount} authenticated for this request. */
+/** The account {@link authenticateAccount} authenticated for this request. */
 export function callerOf(c: Ctx): UserRow {
   const caller = c.locals<UserRow | undefined>(CALLER)
   if (!caller) throw new ApiErrors.Unauthenticated()

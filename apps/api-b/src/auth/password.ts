@@ -1,4 +1,5 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto'
+import { createWorkLimit, type WorkLimit } from './work-limit.js'
 
 const KEY_LENGTH = 32
 const SALT_LENGTH = 16
@@ -49,11 +50,23 @@ function parse(stored: string): ParsedHash | undefined {
   }
 }
 
+/** scrypt runs at once (libuv has four threads by default: half stay free for everything else). */
+export const SCRYPT_CONCURRENCY = 2
+/** scrypt runs that may wait for a slot; more answer 503 rather than queue without bound. */
+export const SCRYPT_MAX_WAITING = 64
+
 /**
  * Creates the hasher; `cost` is scrypt's N (a power of two; 32768 uses 32 MiB per hash). `kdf` is
  * scrypt; tests pass a wrapper to observe the work done.
  */
-export function createPasswordHasher(cost: number, kdf: Kdf = scryptKdf): PasswordHasher {
+export function createPasswordHasher(
+  cost: number,
+  unboundedKdf: Kdf = scryptKdf,
+  limit: WorkLimit = createWorkLimit(SCRYPT_CONCURRENCY, SCRYPT_MAX_WAITING),
+): PasswordHasher {
+  // Every run goes through the limit, shared by all routes of the app.
+  const kdf: Kdf = (password, salt, scryptOptions, length) =>
+    limit.run(() => unboundedKdf(password, salt, scryptOptions, length))
   const options = optionsFor(cost, BLOCK_SIZE, PARALLELISM)
   // Stands in for the hash of a user that does not exist: same parameters as a real one.
   const dummy: ParsedHash = { options, salt: randomBytes(SALT_LENGTH), key: randomBytes(KEY_LENGTH) }

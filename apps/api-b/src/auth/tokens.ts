@@ -4,7 +4,7 @@ import type { UserRow } from '../db/schema.js'
 import type { AccessToken } from '../users/schemas.js'
 
 /** Issuer written into and required from every token. */
-const ISSUER = 'weft-api-b'
+export const ISSUER = 'weft-api-b'
 
 /** Claims of an access token: `sub` is the user id, `ver` the user's token version when issued. */
 export interface AccessClaims {
@@ -23,7 +23,7 @@ export async function registerTokens(app: FastifyInstance, secret: string, ttlSe
   await app.register(fastifyJwt, {
     secret,
     sign: { algorithm: 'HS256', expiresIn: ttlSeconds, iss: ISSUER },
-    verify: { algorithms: ['HS256'], allowedIss: ISSUER, requiredClaims: ['sub', 'ver', 'exp', 'iat'] },
+    verify: { algorithms: ['HS256'], allowedIss: ISSUER, requiredClaims: ['sub', 'ver', 'exp', 'iat', 'iss'] },
   })
 }
 

@@ -71,7 +71,14 @@ export async function openDatabase(settings: DatabaseSettings): Promise<Database
       db,
       settings,
       description: `PostgreSQL at ${url.hostname}:${url.port || 5432}${url.pathname}`,
-      migrate: () => migratePostgres(db, { migrationsFolder }),
+      // Replicas starting together would race on the same tables: a transaction holding an advisory
+      // lock lets one migrate at a time (the others then find nothing left to do). Not `reserve()`:
+      // with fetch_types off, postgres.js 3.4.9 never answers a reserve on a fresh pool.
+      migrate: () =>
+        client.begin(async (lock) => {
+          await lock`select pg_advisory_xact_lock(hashtext('weft:api-b:migrations'))`
+          await migratePostgres(db, { migrationsFolder })
+        }),
       close: () => client.end({ timeout: 5 }),
     }
   }

@@ -77,16 +77,37 @@ export function violatedUniqueConstraint(error: unknown): string | undefined {
   return undefined
 }
 
-/**
- * The innermost cause's `code`, `message` and `stack`, safe to log: for a database error that is the
- * driver's error (no query text, no parameters, which drizzle's wrapper message would carry).
- */
-export function innermostError(error: unknown): { code?: string; message?: string; stack?: string } {
-  let found: CodedError & { stack?: unknown } = {}
-  for (const cause of causes(error)) found = cause
-  return {
-    code: typeof found.code === 'string' ? found.code : undefined,
-    message: typeof found.message === 'string' ? found.message : undefined,
-    stack: typeof found.stack === 'string' ? found.stack : undefined,
+const text = (value: unknown) => (typeof value === 'string' ? value : undefined)
+
+/** A driver code in the chain: a SQLSTATE or a postgres.js connection code. */
+function driverCode(error: unknown): string | undefined {
+  for (const cause of causes(error)) {
+    if (typeof cause.code === 'string' && (/^[0-9A-Z]{5}$/.test(cause.code) || connectionCodes.has(cause.code))) {
+      return cause.code
+    }
   }
+  return undefined
+}
+
+/**
+ * What may be logged of a server fault. A database error is logged by its code, the names the server
+ * reports (routine, table, column, constraint) and the call frames, never a message, detail or stack
+ * header: drizzle's message carries the SQL and every parameter, and PostgreSQL's messages quote values
+ * (\`invalid input syntax for type integer: "..."\`). Any other error keeps its message and stack.
+ */
+export function loggableError(error: unknown): Record<string, unknown> {
+  const outer = (error ?? {}) as CodedError & { name?: unknown; stack?: unknown }
+  const type = text(outer.name) ?? 'Error'
+  const code = driverCode(error)
+  if (code === undefined) return { type, message: text(outer.message), stack: text(outer.stack) }
+  const frames = typeof outer.stack === 'string' ? outer.stack.split('\n').filter((line) => /^\s+at /.test(line)) : []
+  const fields: Record<string, unknown> = { type, code, frames }
+  for (const cause of causes(error) as Generator<CodedError & Record<string, unknown>>) {
+    fields.severity ??= text(cause.severity)
+    fields.routine ??= text(cause.routine)
+    fields.table ??= text(cause.table_name ?? cause.table)
+    fields.column ??= text(cause.column_name ?? cause.column)
+    fields.constraint ??= text(cause.constraint_name ?? cause.constraint)
+  }
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined))
 }

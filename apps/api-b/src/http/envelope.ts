@@ -1,4 +1,5 @@
 import { type TSchema, Type } from 'typebox'
+import { type ErrorCode, errorCodes } from './errors.js'
 
 /** One failed rule of a request field, as listed in `errors[]`. */
 export interface FieldError {
@@ -19,10 +20,10 @@ export interface SuccessEnvelope<T> {
 /** Every error response: a stable `code`, a message for people, and details where there are some. */
 export interface ErrorEnvelope {
   status: 'error'
-  code: string
+  code: ErrorCode
   message: string
   data: null
-  /** Per-field problems: present for `VALIDATION_FAILED` and `CONFLICT`. */
+  /** The fields at fault: always on `VALIDATION_FAILED`, on `CONFLICT` when a unique field is taken. */
   errors?: FieldError[]
   /** Seconds to wait before retrying: present for `RATE_LIMITED` and `UNAVAILABLE` (also sent as `Retry-After`). */
   retry_after?: number
@@ -35,7 +36,7 @@ export function success<T>(message: string, data: T): SuccessEnvelope<T> {
 
 /** The error envelope; `extra` adds `errors` or `retry_after`. */
 export function failure(
-  code: string,
+  code: ErrorCode,
   message: string,
   extra: Pick<ErrorEnvelope, 'errors' | 'retry_after'> = {},
 ): ErrorEnvelope {
@@ -51,17 +52,27 @@ export function SuccessEnvelopeSchema<T extends TSchema>(data: T) {
   })
 }
 
-/** The JSON Schema of the error envelope (OpenAPI document). */
+/** One field at fault, in `errors[]` (`#/components/schemas/FieldError`). */
+export const FieldErrorSchema = Type.Object(
+  {
+    field: Type.String({ description: 'dotted path of the field in the body (`email`); empty for the body itself' }),
+    rule: Type.String({
+      description: 'the rule it breaks: `required`, `minLength`, `pattern`, `maxBytes`, `unique`...',
+    }),
+    message: Type.String({ description: 'the rule in words, for people' }),
+  },
+  { $id: 'FieldError' },
+)
+
+/** The error envelope (`#/components/schemas/ErrorEnvelope`); each response narrows `code` to its own. */
 export const ErrorEnvelopeSchema = Type.Object(
   {
     status: Type.Literal('error'),
-    code: Type.String({ examples: ['VALIDATION_FAILED'] }),
-    message: Type.String(),
+    code: Type.String({ enum: errorCodes, description: 'stable machine-readable code (see the error catalogue)' }),
+    message: Type.String({ description: 'what went wrong, for people' }),
     data: Type.Null(),
-    errors: Type.Optional(
-      Type.Array(Type.Object({ field: Type.String(), rule: Type.String(), message: Type.String() })),
-    ),
-    retry_after: Type.Optional(Type.Integer()),
+    errors: Type.Optional(Type.Array(Type.Ref('FieldError'))),
+    retry_after: Type.Optional(Type.Integer({ description: 'seconds; also sent as the Retry-After header' })),
   },
-  { $id: 'ErrorEnvelope', title: 'Error envelope' },
+  { $id: 'ErrorEnvelope' },
 )

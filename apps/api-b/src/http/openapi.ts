@@ -1,23 +1,47 @@
 import swagger from '@fastify/swagger'
 import type { FastifyInstance } from 'fastify'
+import { AccessToken, PublicUser } from '../users/schemas.js'
+import { registerDocsUi } from './docs-ui.js'
+import { ErrorEnvelopeSchema, FieldErrorSchema } from './envelope.js'
+import { headerComponents, referenceHeaders } from './headers.js'
+
+/** The schemas the document names (`#/components/schemas/<$id>`); routes reference them with `Type.Ref`. */
+const sharedSchemas = [FieldErrorSchema, ErrorEnvelopeSchema, PublicUser, AccessToken]
 
 /**
- * Builds the OpenAPI 3 document from the route schemas and serves it at `GET /docs/json`.
+ * Builds the OpenAPI 3.1 document from the route schemas and serves it at `GET /docs/json`, with Swagger UI at `/docs`.
  * Must be registered before the routes it describes.
  */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  for (const schema of sharedSchemas) app.addSchema(schema)
   await app.register(swagger, {
+    // Shared schemas keep their `$id` as their name (`#/components/schemas/ErrorEnvelope`).
+    refResolver: {
+      buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
+    },
     openapi: {
-      openapi: '3.0.3',
+      openapi: '3.1.0',
       info: {
         title: 'Weft example API B',
-        description: 'Register, log in, and read, update or delete your own account.',
+        description:
+          'Register, log in, and read, update or delete your own account. Every body is an envelope ' +
+          '`{ status, message, data }`; errors add a `code` from the error catalogue (the repository README), ' +
+          'each answered with one status.',
         version: '1.0.0',
+        license: { name: 'MIT', identifier: 'MIT' },
       },
+      servers: [{ url: '/', description: 'the server that serves this document' }],
+      tags: [
+        { name: 'auth', description: 'log in' },
+        { name: 'users', description: 'register, and your own account' },
+        { name: 'health', description: 'for load balancers and probes' },
+      ],
       components: {
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        headers: headerComponents(),
       },
     },
+    transformObject: (document) => referenceHeaders('openapiObject' in document ? document.openapiObject : {}),
   })
-  app.get('/docs/json', { schema: { hide: true } }, async () => app.swagger())
+  await registerDocsUi(app)
 }

@@ -1,15 +1,22 @@
 import { handle } from '@weft/context'
 import type { FastifyPluginAsync } from 'fastify'
+import { Type } from 'typebox'
+import { attemptKeys, type PasswordAttempts } from '../auth/attempts.js'
 import type { PasswordHasher } from '../auth/password.js'
 import { issueAccessToken } from '../auth/tokens.js'
-import { ErrorEnvelopeSchema, SuccessEnvelopeSchema, success } from '../http/envelope.js'
+import { noStore } from '../http/cache.js'
+import { SuccessEnvelopeSchema, success } from '../http/envelope.js'
 import { ApiErrors } from '../http/errors.js'
+import { jsonBody } from '../http/json-body.js'
+import { bodyErrors, responses, serverErrors } from '../http/responses.js'
 import type { UsersRepository } from '../users/repository.js'
-import { AccessToken, LoginBody } from '../users/schemas.js'
+import { LoginBody } from '../users/schemas.js'
 
 export interface AuthRoutesOptions {
   repository: UsersRepository
   hasher: PasswordHasher
+  /** The password-check budget per IP and per account, shared with PATCH and DELETE. */
+  attempts: PasswordAttempts
   tokenTtlSeconds: number
   /** Login attempts one IP may make per window. */
   rateLimit: { max: number; timeWindow: number }
@@ -17,23 +24,34 @@ export interface AuthRoutesOptions {
 
 /** `POST /api/auth/login`: username + password → a bearer token. */
 export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, options) => {
-  const { repository, hasher, tokenTtlSeconds, rateLimit } = options
+  const { repository, hasher, attempts, tokenTtlSeconds, rateLimit } = options
+
+  // Tokens and account data must not be stored by any cache (RFC 6749 §5.1, RFC 9111): every answer here.
+  app.addHook('onRequest', noStore)
 
   app.post(
     '/api/auth/login',
     {
       config: { rateLimit },
       schema: {
+        operationId: 'login',
         summary: 'Log in',
         description: 'Unknown usernames and wrong passwords get the same answer after the same work.',
         tags: ['auth'],
+        security: [],
         body: LoginBody,
-        response: { 200: SuccessEnvelopeSchema(AccessToken), '4xx': ErrorEnvelopeSchema, '5xx': ErrorEnvelopeSchema },
+        response: responses(
+          { 200: { description: 'logged in: an access token', body: SuccessEnvelopeSchema(Type.Ref('AccessToken')) } },
+          [...bodyErrors, 'INVALID_CREDENTIALS', 'RATE_LIMITED', ...serverErrors],
+          { rateLimited: true },
+        ),
       },
     },
     handle(async (c) => {
-      const { username, password } = await c.bind().json(LoginBody)
+      const { username, password } = await jsonBody(c, LoginBody)
       const user = await repository.findByUsername(username)
+      // Counted before any scrypt work, against the address and the account (the name, when unknown).
+      attempts.consume(attemptKeys(c.request().ip, user ? String(user.id) : `name:${username.toLowerCase()}`))
       // Always one scrypt run: against the user's hash, or a dummy one when there is no such user.
       const valid = await hasher.verify(password, user?.passwordHash)
       if (!user || !valid) throw new ApiErrors.InvalidCredentials()

@@ -2,8 +2,9 @@ import { sql } from 'drizzle-orm'
 import type { FastifyPluginAsync } from 'fastify'
 import { Type } from 'typebox'
 import type { DatabaseHandle } from '../db/client.js'
-import { ErrorEnvelopeSchema, SuccessEnvelopeSchema, success } from '../http/envelope.js'
-import { ApiErrors } from '../http/errors.js'
+import { SuccessEnvelopeSchema, success } from '../http/envelope.js'
+import { unavailable } from '../http/errors.js'
+import { responses, serverErrors } from '../http/responses.js'
 
 /** `GET /api/health`: 200 when the database answers, 503 (with `Retry-After`) when it does not. */
 export const healthRoutes: FastifyPluginAsync<{ database: DatabaseHandle }> = async (app, { database }) => {
@@ -11,19 +12,26 @@ export const healthRoutes: FastifyPluginAsync<{ database: DatabaseHandle }> = as
     '/api/health',
     {
       schema: {
+        operationId: 'getHealth',
         summary: 'Liveness and database reachability',
         tags: ['health'],
-        response: {
-          200: SuccessEnvelopeSchema(Type.Object({ database: Type.Literal('up') })),
-          503: ErrorEnvelopeSchema,
-        },
+        security: [],
+        response: responses(
+          {
+            200: {
+              description: 'the server runs and its database answers',
+              body: SuccessEnvelopeSchema(Type.Object({ database: Type.Literal('up') })),
+            },
+          },
+          serverErrors,
+        ),
       },
     },
     async () => {
       try {
         await database.db.execute(sql`select 1`)
       } catch {
-        throw new ApiErrors.Unavailable()
+        throw unavailable()
       }
       return success('ok', { database: 'up' as const })
     },

@@ -1,32 +1,57 @@
 import { type Ctx, handle } from '@weft/context'
 import type { FastifyPluginAsync } from 'fastify'
 import { Type } from 'typebox'
-import { callerOf, requireAccount } from '../auth/authenticate.js'
+import { attemptKeys, type PasswordAttempts } from '../auth/attempts.js'
+import { authenticateAccount, callerOf } from '../auth/authenticate.js'
 import type { PasswordHasher } from '../auth/password.js'
 import type { UserRow } from '../db/schema.js'
-import { ErrorEnvelopeSchema, SuccessEnvelopeSchema, success } from '../http/envelope.js'
+import { noStore } from '../http/cache.js'
+import { SuccessEnvelopeSchema, success } from '../http/envelope.js'
 import { ApiErrors, validationFailed } from '../http/errors.js'
+import { jsonBody } from '../http/json-body.js'
+import { bodyErrors, idErrors, responses, serverErrors, tokenErrors } from '../http/responses.js'
 import { presentUser } from '../users/present.js'
 import type { UserChanges, UsersRepository } from '../users/repository.js'
-import { PublicUser, RegisterBody, UpdateUserBody, UserIdParams } from '../users/schemas.js'
+import { MAX_PASSWORD_BYTES } from '../users/rules.js'
+import { DeleteUserBody, RegisterBody, UpdateUserBody, UserIdParams } from '../users/schemas.js'
 
 export interface UserRoutesOptions {
   repository: UsersRepository
   hasher: PasswordHasher
+  /** The password-check budget per IP and per account, shared with login. */
+  attempts: PasswordAttempts
   /** Registrations one IP may make per window. */
   rateLimit: { max: number; timeWindow: number }
 }
 
-const MAX_PASSWORD_BYTES = 72
-
 function checkPasswordBytes(password: string | undefined): void {
   if (password !== undefined && Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES) {
-    throw validationFailed('password', 'maxBytes', `must not be longer than ${MAX_PASSWORD_BYTES} bytes`)
+    throw validationFailed('password', 'maxBytes', `must be at most ${MAX_PASSWORD_BYTES} bytes in UTF-8`)
   }
 }
 
 function normaliseEmail(email: string): string {
   return email.trim().toLowerCase()
+}
+
+/**
+ * Checks `current_password` for an action a stolen access token alone must not take (changing the login
+ * name or the password, deleting the account); the check spends one attempt of the login budget of the
+ * caller's address and of the account.
+ */
+async function proveCurrentPassword(
+  c: Ctx,
+  services: { hasher: PasswordHasher; attempts: PasswordAttempts },
+  account: UserRow,
+  given: string | undefined,
+  action: string,
+): Promise<void> {
+  if (given === undefined)
+    throw validationFailed('current_password', 'matches', `must be your current password to ${action}`)
+  services.attempts.consume(attemptKeys(c.request().ip, String(account.id)))
+  if (!(await services.hasher.verify(given, account.passwordHash))) {
+    throw validationFailed('current_password', 'matches', `must be your current password to ${action}`)
+  }
 }
 
 /** The `:id` of the path, when it is the caller's own account; 403 for any other id (existing or not). */
@@ -37,27 +62,45 @@ async function ownAccount(c: Ctx): Promise<UserRow> {
   return caller
 }
 
-const userEnvelope = SuccessEnvelopeSchema(PublicUser)
-const errors = { '4xx': ErrorEnvelopeSchema, '5xx': ErrorEnvelopeSchema }
+const userEnvelope = SuccessEnvelopeSchema(Type.Ref('User'))
 const protectedRoute = { security: [{ bearerAuth: [] }], tags: ['users'], params: UserIdParams }
+/** What every `/api/user/{id}` operation may answer besides its own. */
+const accountErrors = [...tokenErrors, ...idErrors, 'FORBIDDEN', ...serverErrors] as const
 
 /** `POST /api/user` and `GET|PATCH|DELETE /api/user/:id`. */
-export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (app, { repository, hasher, rateLimit }) => {
-  const authenticated = requireAccount(app, repository)
+export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (app, options) => {
+  const { repository, hasher, rateLimit } = options
+  // Runs before the body is read: without a valid token the answer is 401 whatever the body is.
+  const authenticated = authenticateAccount(app, repository)
+
+  // Tokens and account data must not be stored by any cache (RFC 6749 §5.1, RFC 9111): every answer here.
+  app.addHook('onRequest', noStore)
 
   app.post(
     '/api/user',
     {
       config: { rateLimit },
       schema: {
+        operationId: 'registerUser',
         summary: 'Register an account',
         tags: ['users'],
+        security: [],
         body: RegisterBody,
-        response: { 201: userEnvelope, ...errors },
+        response: responses(
+          {
+            201: {
+              description: 'the account is registered; `Location` is its path',
+              body: userEnvelope,
+              headers: ['location'],
+            },
+          },
+          [...bodyErrors, 'CONFLICT', 'RATE_LIMITED', ...serverErrors],
+          { rateLimited: true },
+        ),
       },
     },
     handle(async (c) => {
-      const body = await c.bind().json(RegisterBody)
+      const body = await jsonBody(c, RegisterBody)
       checkPasswordBytes(body.password)
       const row = await repository.insert({
         username: body.username,
@@ -72,43 +115,54 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (app, { r
   app.get(
     '/api/user/:id',
     {
-      schema: { summary: 'Read your account', ...protectedRoute, response: { 200: userEnvelope, ...errors } },
+      onRequest: authenticated,
+      schema: {
+        operationId: 'getUser',
+        summary: 'Read your account',
+        ...protectedRoute,
+        response: responses({ 200: { description: 'your account', body: userEnvelope } }, accountErrors),
+      },
     },
-    handle(authenticated, async (c) => success('user found', presentUser(await ownAccount(c)))),
+    handle(async (c) => success('user found', presentUser(await ownAccount(c)))),
   )
 
   app.patch(
     '/api/user/:id',
     {
+      onRequest: authenticated,
       schema: {
+        operationId: 'updateUser',
         summary: 'Update your account (username, email, password)',
         description:
-          'Changing the password needs `current_password` and invalidates every token issued before, including the one used.',
+          'Changing the username (the login name) or the password needs `current_password`; a password change ' +
+          'invalidates every token issued before, including the one used.',
         ...protectedRoute,
         body: UpdateUserBody,
-        response: { 200: userEnvelope, ...errors },
+        response: responses({ 200: { description: 'the account as updated', body: userEnvelope } }, [
+          ...accountErrors,
+          ...bodyErrors,
+          'CONFLICT',
+          'RATE_LIMITED',
+        ]),
       },
     },
-    handle(authenticated, async (c) => {
+    handle(async (c) => {
       const account = await ownAccount(c)
-      const body = await c.bind().json(UpdateUserBody)
+      const body = await jsonBody(c, UpdateUserBody)
       const changes: UserChanges = {}
       if (body.username !== undefined) changes.username = body.username
       if (body.email !== undefined) changes.email = normaliseEmail(body.email)
-      if (body.password !== undefined) {
-        checkPasswordBytes(body.password)
-        const proven =
-          body.current_password !== undefined && (await hasher.verify(body.current_password, account.passwordHash))
-        if (!proven) {
-          throw validationFailed('current_password', 'matches', 'must be your current password to change it')
-        }
-        changes.passwordHash = await hasher.hash(body.password)
+      checkPasswordBytes(body.password)
+      if (body.username !== undefined || body.password !== undefined) {
+        const action = body.password === undefined ? 'change the username' : 'change it'
+        await proveCurrentPassword(c, options, account, body.current_password, action)
       }
+      if (body.password !== undefined) changes.passwordHash = await hasher.hash(body.password)
       if (Object.keys(changes).length === 0) {
-        throw validationFailed('', 'minProperties', 'name at least one of username, email, password')
+        throw validationFailed('', 'minProperties', 'must name at least one of username, email, password')
       }
       const row = await repository.update(account.id, changes)
-      if (!row) throw new ApiErrors.NotFound('user not found')
+      if (!row) throw new ApiErrors.NotFound(`user ${account.id} not found`)
       return success(changes.passwordHash ? 'user updated; log in again' : 'user updated', presentUser(row))
     }),
   )
@@ -116,16 +170,24 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (app, { r
   app.delete(
     '/api/user/:id',
     {
+      onRequest: authenticated,
       schema: {
+        operationId: 'deleteUser',
         summary: 'Delete your account',
-        description: 'Every token of the account stops working.',
+        description: 'Needs `current_password`. Every token of the account stops working.',
         ...protectedRoute,
-        response: { 200: SuccessEnvelopeSchema(Type.Null()), ...errors },
+        body: DeleteUserBody,
+        response: responses(
+          { 200: { description: 'the account is deleted; `data` is null', body: SuccessEnvelopeSchema(Type.Null()) } },
+          [...accountErrors, ...bodyErrors, 'RATE_LIMITED'],
+        ),
       },
     },
-    handle(authenticated, async (c) => {
+    handle(async (c) => {
       const account = await ownAccount(c)
-      if (!(await repository.delete(account.id))) throw new ApiErrors.NotFound('user not found')
+      const body = await jsonBody(c, DeleteUserBody)
+      await proveCurrentPassword(c, options, account, body.current_password, 'delete the account')
+      if (!(await repository.delete(account.id))) throw new ApiErrors.NotFound(`user ${account.id} not found`)
       return success('user deleted', null)
     }),
   )

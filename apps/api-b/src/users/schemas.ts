@@ -1,19 +1,29 @@
 import { type Static, Type } from 'typebox'
+import { passwordRule, textRules } from './rules.js'
 
 /** Letters, digits, `_`, `.`, `-`; 3–32 characters. Unique regardless of case. */
-const Username = Type.String({ minLength: 3, maxLength: 32, pattern: '^[A-Za-z0-9_.-]+$', examples: ['ada_l'] })
+const Username = Type.String({
+  minLength: 3,
+  maxLength: 32,
+  pattern: textRules.username.pattern,
+  description: 'letters, digits, ".", "_" and "-"; unique whatever the case',
+  examples: ['ada_l'],
+})
 
-/** 8–72 characters (also checked as at most 72 UTF-8 bytes). */
-const Password = Type.String({ minLength: 8, maxLength: 72, examples: ['correct horse battery'] })
+/** 8–72 characters: the schema counts characters, so the 72-byte limit is said in words and checked in code. */
+const Password = Type.String({
+  minLength: 8,
+  maxLength: 72,
+  description: passwordRule,
+  examples: ['correct horse battery'],
+})
 
-/**
- * An address with one `@` and a dot in the domain, no control characters; surrounding spaces are
- * trimmed and it is lower-cased.
- */
+/** An address with one `@` and a dot in the domain; surrounding spaces are trimmed and it is lower-cased. */
 const Email = Type.String({
   minLength: 3,
   maxLength: 254,
-  pattern: '^\\s*[^\\s@\\u0000-\\u001f\\u007f]+@[^\\s@\\u0000-\\u001f\\u007f]+\\.[^\\s@\\u0000-\\u001f\\u007f]+\\s*$',
+  pattern: textRules.email.pattern,
+  description: 'an email address such as name@example.com; surrounding spaces are trimmed and it is lower-cased',
   examples: ['ada@example.com'],
 })
 
@@ -36,7 +46,8 @@ export type LoginBody = Static<typeof LoginBody>
 
 /**
  * `PATCH /api/user/:id`: only these fields may change; at least one must be sent. Changing the
- * password needs `current_password` too (a stolen token alone cannot lock the owner out).
+ * username (the login name) or the password needs `current_password` too (a stolen token alone cannot
+ * lock the owner out).
  */
 export const UpdateUserBody = Type.Object(
   {
@@ -49,11 +60,20 @@ export const UpdateUserBody = Type.Object(
 )
 export type UpdateUserBody = Static<typeof UpdateUserBody>
 
+/** `DELETE /api/user/:id`: the password, so a stolen access token alone cannot delete the account. */
+export const DeleteUserBody = Type.Object(
+  { current_password: Type.String({ minLength: 1, maxLength: 256 }) },
+  { additionalProperties: false },
+)
+export type DeleteUserBody = Static<typeof DeleteUserBody>
+
 /** The `:id` of `/api/user/:id`: a positive 32-bit integer (the `serial` column's range). */
-export const UserIdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) })
+export const UserIdParams = Type.Object({
+  id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'a positive 32-bit integer' }),
+})
 export type UserIdParams = Static<typeof UserIdParams>
 
-/** A user as the API shows it: never the password hash nor the token version. */
+/** A user as the API shows it: never the password hash nor the token version (`#/components/schemas/User`). */
 export const PublicUser = Type.Object(
   {
     id: Type.Integer(),
@@ -62,14 +82,17 @@ export const PublicUser = Type.Object(
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, $id: 'User' },
 )
 export type PublicUser = Static<typeof PublicUser>
 
-/** What login returns. */
-export const AccessToken = Type.Object({
-  access_token: Type.String(),
-  token_type: Type.Literal('Bearer'),
-  expires_in: Type.Integer({ description: 'seconds until the token expires' }),
-})
+/** What login returns (`#/components/schemas/AccessToken`). */
+export const AccessToken = Type.Object(
+  {
+    access_token: Type.String(),
+    token_type: Type.Literal('Bearer'),
+    expires_in: Type.Integer({ description: 'seconds until the token expires' }),
+  },
+  { $id: 'AccessToken' },
+)
 export type AccessToken = Static<typeof AccessToken>
