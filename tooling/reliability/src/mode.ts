@@ -40,5 +40,8 @@ export const budget: Budget = full
       allFaultScenarios: false,
     }
 
-/** `full` or `short`, for the figures. */
-export const modeName = full ? 'full' : 'short'
+// A fuzz-only run of a size between the two forms (e.g. to measure before and after a fix).
+if (process.env.RELIABILITY_FUZZ_INPUTS) budget.fuzzInputs = Number(process.env.RELIABILITY_FUZZ_INPUTS)
+
+/** `full` or `short` (with the fuzz size when it was set apart), for the figures. */
+export const modeName = `${full ? 'full' : 'short'}${process.env.RELIABILITY_FUZZ_INPUTS ? `, fuzz ${budget.fuzzInputs} inputs per target` : ''}`

@@ -1,8 +1,10 @@
+import { settingsFromEnv as settingsFromEnvA } from '@weft/api-a/src/config/settings.ts'
+import { settingsFromEnv as settingsFromEnvB } from '@weft/api-b/src/settings.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { registerA, startApiA } from '../src/apps/api-a.js'
 import { registerB, startApiB } from '../src/apps/api-b.js'
 import { documentedCodes } from '../src/apps/client.js'
-import { apiARows, apiBRows, commonRows, type MatrixApi, type MatrixRow } from '../src/auth/matrix.js'
+import { apiARows, apiBRows, commonRows, type MatrixApi, type MatrixRow, refusedSecrets } from '../src/auth/matrix.js'
 import { checkApiEnvelope } from '../src/fuzz/checks.js'
 import { recordFigures } from '../src/report/figures.js'
 
@@ -49,22 +51,45 @@ function matrix(
 
 let serial = 0
 
-matrix('api-a', [...commonRows, ...apiARows], async () => {
-  const api = await startApiA({ authRateLimit: 1_000_000 })
+type Started = MatrixApi & { close(): Promise<void> }
+
+/** API A on a fresh database with a password-check budget of `authRateLimit`. */
+async function apiA(authRateLimit: number): Promise<Started> {
+  const api = await startApiA({ authRateLimit })
   return {
     ...api,
     secret: api.settings.secret,
     userPath: '/api/users/',
+    identifierField: 'email',
     freshUser: () => registerA(api.app, `matrix${++serial}`),
+    withPasswordBudget: (max) => apiA(max),
   }
-})
+}
 
-matrix('api-b', [...commonRows, ...apiBRows], async () => {
-  const api = await startApiB({ loginRateLimitMax: 1_000_000 })
+/** API B on a fresh database with a password-check budget of `loginRateLimitMax`. */
+async function apiB(loginRateLimitMax: number): Promise<Started> {
+  const api = await startApiB({ loginRateLimitMax })
   return {
     ...api,
     secret: api.settings.secret,
     userPath: '/api/user/',
+    identifierField: 'username',
     freshUser: () => registerB(api.app, `matrix${++serial}`),
+    withPasswordBudget: (max) => apiB(max),
   }
+}
+
+matrix('api-a', [...commonRows, ...apiARows], () => apiA(1_000_000))
+
+matrix('api-b', [...commonRows, ...apiBRows], () => apiB(1_000_000))
+
+describe('start-up refusals of known and guessable secrets', () => {
+  it.each(refusedSecrets.map((r) => [r.row, r.secret] as const))(
+    'both APIs refuse %s in production',
+    (_row, secret) => {
+      const env = { SECRET: secret, NODE_ENV: 'production' }
+      expect(() => settingsFromEnvA(env)).toThrow(/SECRET/)
+      expect(() => settingsFromEnvB(env)).toThrow(/SECRET/)
+    },
+  )
 })

@@ -32,8 +32,22 @@ describe.each([
     expect(figures.inputs).toBeGreaterThanOrEqual(budget.fuzzInputs)
   })
 
-  it('answers every input without a 5xx, in the documented error shape, prototypes untouched', () => {
+  it('sends every operation, and reaches past the auth check of every secured one', () => {
+    const operations = target.operations ?? []
+    const unsent = operations.filter((op) => Object.keys(figures.operations[op.name] ?? {}).length === 0)
+    expect(unsent.map((op) => op.name)).toEqual([])
+    const neverPastAuth = operations
+      .filter((op) => op.secured)
+      .filter((op) => Object.keys(figures.operations[op.name] ?? {}).every((status) => status === '401'))
+    expect(neverPastAuth.map((op) => op.name)).toEqual([])
+  })
+
+  it('answers every input without a 5xx, a document violation, a leaking log line or a broken contract, prototypes untouched', () => {
     expect(figures.failures.map(formatFailure)).toEqual([])
+  })
+
+  it('counts no finding of any kind', () => {
+    expect(figures.findings).toEqual({ '5xx': 0, document: 0, leakingLogLines: 0, contract: 0, crash: 0, prototype: 0 })
   })
 
   it('throws nothing uncaught', () => {

@@ -26,6 +26,8 @@ export default function setup(project: TestProject) {
         if (process.env.RELIABILITY_MERGE === '1' && existsSync(previous)) {
           // A partial run (one test file) keeps the sections of the last full run it did not redo.
           const old = JSON.parse(readFileSync(previous, 'utf8')) as ReliabilityReport
+          const redone = Object.keys(report.sections).join(', ')
+          report.mode = `${old.mode} run of ${old.generated_at}; ${redone} redone in a ${modeName} run`
           for (const [name, section] of Object.entries(old.sections)) {
             report.sections[name] = { ...section, ...report.sections[name] }
           }

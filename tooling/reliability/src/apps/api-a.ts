@@ -1,5 +1,5 @@
 import type { Settings } from '@weft/api-a/src/config/settings.ts'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyServerOptions } from 'fastify'
 import { call, dataOf, suiteSecret } from './client.js'
 import { type InProcessApi, startInProcess } from './load.js'
 
@@ -22,8 +22,11 @@ export function apiASettings(overrides: Partial<Settings> = {}): Settings {
 /** API A on an in-memory PGlite database, migrated. */
 export type ApiA = InProcessApi<Settings>
 
-export function startApiA(overrides: Partial<Settings> = {}): Promise<ApiA> {
-  return startInProcess('api-a', apiASettings(overrides))
+export function startApiA(
+  overrides: Partial<Settings> = {},
+  logger: FastifyServerOptions['logger'] = false,
+): Promise<ApiA> {
+  return startInProcess('api-a', apiASettings(overrides), logger)
 }
 
 /** A registered, logged-in user of API A. */

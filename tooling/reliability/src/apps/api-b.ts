@@ -1,5 +1,5 @@
 import { defaultSettings, type Settings } from '@weft/api-b/src/settings.ts'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyServerOptions } from 'fastify'
 import { call, dataOf, suiteSecret } from './client.js'
 import { type InProcessApi, startInProcess } from './load.js'
 
@@ -11,8 +11,11 @@ export function apiBSettings(overrides: Partial<Settings> = {}): Settings {
 /** API B on an in-memory PGlite database, migrated. */
 export type ApiB = InProcessApi<Settings>
 
-export function startApiB(overrides: Partial<Settings> = {}): Promise<ApiB> {
-  return startInProcess('api-b', apiBSettings(overrides))
+export function startApiB(
+  overrides: Partial<Settings> = {},
+  logger: FastifyServerOptions['logger'] = false,
+): Promise<ApiB> {
+  return startInProcess('api-b', apiBSettings(overrides), logger)
 }
 
 /** A registered, logged-in user of API B. */

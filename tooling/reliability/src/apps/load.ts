@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyServerOptions } from 'fastify'
 
 /**
  * The part of an example API's modules the suite uses. The apps are imported by a specifier computed at
@@ -6,7 +6,11 @@ import type { FastifyInstance } from 'fastify'
  * program), so one TypeScript program cannot include both. This interface is their shared surface.
  */
 export interface ApiModules<Settings> {
-  buildApp(options: { database: DatabaseHandle; settings: Settings }): Promise<FastifyInstance>
+  buildApp(options: {
+    database: DatabaseHandle
+    settings: Settings
+    logger?: FastifyServerOptions['logger']
+  }): Promise<FastifyInstance>
   openDatabase(settings: { kind: 'pglite' } | { kind: 'postgres'; url: string }): Promise<DatabaseHandle>
 }
 
@@ -28,25 +32,33 @@ export async function loadApi<Settings>(name: 'api-a' | 'api-b'): Promise<ApiMod
 export interface InProcessApi<Settings> {
   app: FastifyInstance
   settings: Settings
+  /** The app's database, to take it away under a running app (`close()` closes it too). */
+  database: DatabaseHandle
   close(): Promise<void>
 }
 
-/** Builds an example API in this process with the given settings (what `app.inject` tests need). */
+/**
+ * Builds an example API in this process with the given settings (what `app.inject` tests need); the
+ * logger is off unless given (the fuzzer passes one that captures every line).
+ */
 export async function startInProcess<Settings>(
   name: 'api-a' | 'api-b',
   settings: Settings,
+  logger: FastifyServerOptions['logger'] = false,
 ): Promise<InProcessApi<Settings>> {
   const { buildApp, openDatabase } = await loadApi<Settings>(name)
   const database = await openDatabase({ kind: 'pglite' })
   await database.migrate()
-  const app = await buildApp({ database, settings })
+  const app = await buildApp({ database, settings, logger })
   await app.ready()
   return {
     app,
     settings,
+    database,
     async close() {
       await app.close()
-      await database.close()
+      // A test may have closed it already, to take the database away from the running app.
+      await database.close().catch(() => {})
     },
   }
 }

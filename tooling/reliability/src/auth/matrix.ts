@@ -19,14 +19,66 @@ export interface MatrixApi {
   userPath: string
   /** Registers and logs in a new user. */
   freshUser(): Promise<MatrixUser>
+  /** The login identifier a PATCH may change only with `current_password`: `email` (A) or `username` (B). */
+  identifierField: 'email' | 'username'
+  /** Another instance of the API whose password-check budget (per IP and per account) is `max`. */
+  withPasswordBudget(max: number): Promise<MatrixApi & { close(): Promise<void> }>
 }
 
-/** POST /api/auth/refresh-token (API A) with an access token and a refresh token. */
-function refresh(api: MatrixApi, accessToken: string, refreshToken: string | undefined): Promise<ApiAnswer> {
+/** POST /api/auth/refresh-token (API A) with a refresh token and, unless undefined, an access token. */
+function refresh(
+  api: MatrixApi,
+  accessToken: string | undefined,
+  refreshToken: string | undefined,
+): Promise<ApiAnswer> {
   return call(api.app, 'POST', '/api/auth/refresh-token', {
-    token: accessToken,
+    ...(accessToken === undefined ? {} : { token: accessToken }),
     body: { refresh_token: refreshToken },
   })
+}
+
+/** The same access token, authentic (signed with the app's secret) but expired a minute ago. */
+const expiredCopy = (api: MatrixApi, token: string) =>
+  forgeJwt({ alg: 'HS256', key: api.secret }, { ...claimsOf(token), iat: nowSeconds() - 3600, exp: nowSeconds() - 60 })
+
+/** One request from a given client address (the rate-limit and password-budget key). */
+async function callFrom(
+  app: FastifyInstance,
+  remoteAddress: string,
+  method: 'PATCH' | 'POST',
+  url: string,
+  token: string | undefined,
+  body: object,
+): Promise<ApiAnswer> {
+  const response = await app.inject({
+    method,
+    url,
+    remoteAddress,
+    headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+    payload: body,
+  })
+  return { status: response.statusCode, headers: response.headers, body: JSON.parse(response.body) }
+}
+
+/** Wrong `current_password` guesses on PATCH, each from another address, against an API with a budget of 3. */
+async function guessCurrentPassword(api: MatrixApi, guesses: number) {
+  const strict = await api.withPasswordBudget(3)
+  const victim = await strict.freshUser()
+  const answers: ApiAnswer[] = []
+  for (let i = 0; i < guesses; i++) {
+    const body = { password: 'attacker chosen 1', current_password: `guess number ${i}` }
+    answers.push(
+      await callFrom(
+        strict.app,
+        `198.51.100.${i + 1}`,
+        'PATCH',
+        `${strict.userPath}${victim.id}`,
+        victim.accessToken,
+        body,
+      ),
+    )
+  }
+  return { strict, victim, answers }
 }
 
 /** Uses the user's refresh token once (API A) and returns the new pair; the old refresh token is now spent. */
@@ -130,7 +182,10 @@ export const commonRows: MatrixRow[] = [
     code: 'INVALID_TOKEN',
     async send(api) {
       const user = await api.freshUser()
-      const gone = await call(api.app, 'DELETE', `${api.userPath}${user.id}`, { token: user.accessToken })
+      const gone = await call(api.app, 'DELETE', `${api.userPath}${user.id}`, {
+        token: user.accessToken,
+        body: { current_password: user.password },
+      })
       if (gone.status >= 300) throw new Error(`could not delete the user: ${JSON.stringify(gone.body)}`)
       return readSelf(api, user, bearer(user.accessToken))
     },
@@ -147,6 +202,62 @@ export const commonRows: MatrixRow[] = [
       },
     }),
   ),
+  {
+    row: 'login identifier changed with an access token alone (no current_password)',
+    status: 400,
+    code: 'VALIDATION_FAILED',
+    async send(api) {
+      const user = await api.freshUser()
+      const value = api.identifierField === 'email' ? `hijacked${user.id}@example.test` : `hijacked${user.id}`
+      return call(api.app, 'PATCH', `${api.userPath}${user.id}`, {
+        token: user.accessToken,
+        body: { [api.identifierField]: value },
+      })
+    },
+  },
+  {
+    row: 'account deleted with an access token alone (no current_password)',
+    status: 400,
+    code: 'VALIDATION_FAILED',
+    async send(api) {
+      const user = await api.freshUser()
+      return call(api.app, 'DELETE', `${api.userPath}${user.id}`, { token: user.accessToken, body: {} })
+    },
+    afterwards: {
+      what: 'the account still exists',
+      async holds(api) {
+        const user = await api.freshUser()
+        await call(api.app, 'DELETE', `${api.userPath}${user.id}`, { token: user.accessToken, body: {} })
+        return (await readSelf(api, user, bearer(user.accessToken))).status === 200
+      },
+    },
+  },
+  {
+    row: 'password oracle: current_password guesses on PATCH from rotating addresses are throttled',
+    status: 429,
+    code: 'RATE_LIMITED',
+    async send(api) {
+      const { strict, answers } = await guessCurrentPassword(api, 5)
+      await strict.close()
+      return answers.at(-1) as ApiAnswer
+    },
+  },
+  {
+    row: 'password oracle: guesses on PATCH spend the account’s login budget',
+    status: 429,
+    code: 'RATE_LIMITED',
+    async send(api) {
+      const { strict, victim, answers } = await guessCurrentPassword(api, 3)
+      if (answers.some((a) => a.status !== 400 && a.status !== 429)) throw new Error('unexpected guess answer')
+      const credentials =
+        api.identifierField === 'email'
+          ? { email: (victim as MatrixUser & { email?: string }).email, password: victim.password }
+          : { username: (victim as MatrixUser & { username?: string }).username, password: victim.password }
+      const answer = await callFrom(strict.app, '203.0.113.99', 'POST', '/api/auth/login', undefined, credentials)
+      await strict.close()
+      return answer
+    },
+  },
   ...['1 OR 1=1', '1;DROP TABLE users', "1' --", '1)) UNION SELECT password_hash FROM users --'].map(
     (id): MatrixRow => ({
       row: `SQL-looking id: ${id}`,
@@ -211,6 +322,63 @@ export const apiARows: MatrixRow[] = [
       const changed = await call(api.app, 'PATCH', `${api.userPath}${user.id}`, { token: user.accessToken, body })
       if (changed.status !== 200) throw new Error(`password change failed: ${JSON.stringify(changed.body)}`)
       return readSelf(api, user, bearer(user.accessToken))
+    },
+  },
+  {
+    row: 'refresh after the access token expired (expired but authentic access token of the session)',
+    status: 200,
+    async send(api) {
+      const user = await api.freshUser()
+      return refresh(api, expiredCopy(api, user.accessToken), user.refreshToken)
+    },
+  },
+  {
+    row: 'refresh with the refresh token alone',
+    status: 200,
+    async send(api) {
+      const user = await api.freshUser()
+      return refresh(api, undefined, user.refreshToken)
+    },
+  },
+  {
+    row: 'refresh with an access token of another session',
+    status: 401,
+    code: 'INVALID_TOKEN',
+    async send(api) {
+      const [me, other] = [await api.freshUser(), await api.freshUser()]
+      return refresh(api, other.accessToken, me.refreshToken)
+    },
+  },
+  {
+    row: "theft then replay, thief first: the victim's replay is refused",
+    status: 401,
+    code: 'INVALID_TOKEN',
+    async send(api) {
+      const victim = await api.freshUser()
+      await refresh(api, undefined, victim.refreshToken)
+      return refresh(api, expiredCopy(api, victim.accessToken), victim.refreshToken)
+    },
+  },
+  {
+    row: "theft then replay, thief first: the replay revokes the thief's new access token",
+    status: 401,
+    code: 'INVALID_TOKEN',
+    async send(api) {
+      const victim = await api.freshUser()
+      const stolen = (await refresh(api, undefined, victim.refreshToken)).body.data as { access_token: string }
+      await refresh(api, expiredCopy(api, victim.accessToken), victim.refreshToken)
+      return readSelf(api, victim, bearer(stolen.access_token))
+    },
+  },
+  {
+    row: "theft then replay, victim first: the thief's replay revokes the victim's new tokens",
+    status: 401,
+    code: 'INVALID_TOKEN',
+    async send(api) {
+      const victim = await api.freshUser()
+      const renewed = await rotate(api, victim)
+      await refresh(api, undefined, victim.refreshToken)
+      return refresh(api, renewed.access_token, renewed.refresh_token)
     },
   },
   {
@@ -279,4 +447,18 @@ export const apiBRows: MatrixRow[] = [
       return readSelf(api, user, bearer(user.accessToken))
     },
   },
+]
+
+/**
+ * `SECRET` values either API must refuse to start with, in any NODE_ENV: the ones the repository ships as
+ * examples, and low-entropy ones (a repeated character, a repeated pattern, too few distinct characters).
+ */
+export const refusedSecrets: { row: string; secret: string }[] = [
+  { row: "docker/.env.example's API A placeholder", secret: 'replace-with-at-least-32-bytes-of-random-a' },
+  { row: "docker/.env.example's API B placeholder", secret: 'replace-with-at-least-32-bytes-of-random-b' },
+  { row: 'a placeholder asking to be changed', secret: 'change-me-change-me-change-me-0123456789' },
+  { row: 'one character repeated', secret: 'a'.repeat(48) },
+  { row: 'a short pattern repeated', secret: 'ab12'.repeat(12) },
+  { row: 'too few distinct characters', secret: 'abcdefabcdefabcdefabcdefabcdeffedcba' },
+  { row: 'shorter than 32 bytes', secret: 'k9Vd2-Qx7LmR4tZp8WcY1nB6hJ3sF0g' },
 ]

@@ -39,6 +39,8 @@ export function serverEnv(databaseUrl: string): Record<string, string> {
     SCRYPT_COST: '1024',
     AUTH_RATE_LIMIT: '100000000',
     LOGIN_RATE_LIMIT_MAX: '100000000',
+    // Every connection may be waiting on a password check at once: nothing is shed, so a 503 is a fault.
+    PASSWORD_QUEUE_MAX: '100000',
   }
 }
 

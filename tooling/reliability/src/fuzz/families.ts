@@ -5,22 +5,35 @@ import { hostileHeaders } from './inputs/headers.js'
 import { hostileIds } from './inputs/ids.js'
 import { queryString } from './inputs/query.js'
 import { percentEncode } from './inputs/text.js'
+import { type SchemaFamilyName, schemaFamiliesOf } from './schema-families.js'
+import { sessionAuthorization } from './session.js'
 import type { FuzzRequest, FuzzRoute, FuzzTarget } from './target.js'
 
 /** The input families of the issue, each fuzzed with its own seed and share of the inputs. */
-export type FamilyName = 'query' | 'headers' | 'bodies' | 'cursors' | 'ids'
+export type FamilyName = 'query' | 'headers' | 'bodies' | 'cursors' | 'ids' | SchemaFamilyName
 
 const withId = (path: string, id: string) => path.replace(':id', id)
+
+/** The route's documented operation, for the document oracle. */
+const operationOf = (route: FuzzRoute): { operation?: string } =>
+  route.operation === undefined ? {} : { operation: route.operation }
 
 /** A route, with its `:id` filled by a small existing id. */
 const concretePath = (route: FuzzRoute) => fc.integer({ min: 1, max: 5 }).map((id) => withId(route.path, String(id)))
 
-const authFor = (target: FuzzTarget, route: FuzzRoute): fc.Arbitrary<Record<string, string>> =>
-  route.auth && target.authorizations.length > 0
-    ? fc
-        .option(fc.constantFrom(...target.authorizations), { freq: 4 })
-        .map((a): Record<string, string> => (a === null ? {} : { authorization: a }))
-    : fc.constant({})
+/**
+ * A valid `Authorization` on four requests in five to a route behind auth: the session user's token where
+ * the target has a session (a fuzzed logout then ends only that session, which renews itself), else one
+ * of the target's seeded tokens.
+ */
+const authFor = (target: FuzzTarget, route: FuzzRoute): fc.Arbitrary<Record<string, string>> => {
+  if (!route.auth) return fc.constant({})
+  const tokens = target.session ? [sessionAuthorization] : target.authorizations
+  if (tokens.length === 0) return fc.constant({})
+  return fc
+    .option(fc.constantFrom(...tokens), { freq: 4 })
+    .map((a): Record<string, string> => (a === null ? {} : { authorization: a }))
+}
 
 const pick = <T>(items: readonly T[], what: string): fc.Arbitrary<T> => {
   if (items.length === 0) throw new Error(`no ${what} to fuzz`)
@@ -29,17 +42,27 @@ const pick = <T>(items: readonly T[], what: string): fc.Arbitrary<T> => {
 
 function queryFamily(target: FuzzTarget): fc.Arbitrary<FuzzRequest> {
   return pick(target.routes, 'routes').chain((route) =>
-    fc
-      .tuple(concretePath(route), queryString(route.fields ?? []), authFor(target, route))
-      .map(([path, qs, headers]): FuzzRequest => ({ method: route.method, url: `${path}?${qs}`, headers })),
+    fc.tuple(concretePath(route), queryString(route.fields ?? []), authFor(target, route)).map(
+      ([path, qs, headers]): FuzzRequest => ({
+        method: route.method,
+        url: `${path}?${qs}`,
+        headers,
+        ...operationOf(route),
+      }),
+    ),
   )
 }
 
 function headersFamily(target: FuzzTarget): fc.Arbitrary<FuzzRequest> {
   return pick(target.routes, 'routes').chain((route) =>
-    fc
-      .tuple(concretePath(route), hostileHeaders, authFor(target, route))
-      .map(([url, hostile, auth]): FuzzRequest => ({ method: route.method, url, headers: { ...hostile, ...auth } })),
+    fc.tuple(concretePath(route), hostileHeaders, authFor(target, route)).map(
+      ([url, hostile, auth]): FuzzRequest => ({
+        method: route.method,
+        url,
+        headers: { ...hostile, ...auth },
+        ...operationOf(route),
+      }),
+    ),
   )
 }
 
@@ -51,7 +74,7 @@ function bodiesFamily(target: FuzzTarget): fc.Arbitrary<FuzzRequest> {
       .map(([url, body, auth]): FuzzRequest => {
         const headers: Record<string, string> = { ...auth }
         if (body.contentType !== undefined) headers['content-type'] = body.contentType
-        return { method: route.method, url, headers, payload: body.payload }
+        return { method: route.method, url, headers, payload: body.payload, ...operationOf(route) }
       }),
   )
 }
@@ -73,7 +96,7 @@ function idsFamily(target: FuzzTarget): fc.Arbitrary<FuzzRequest> {
   const routes = target.routes.filter((r) => r.path.includes(':id'))
   return pick(routes, 'routes with ids').chain((route) =>
     fc.tuple(hostileIds, authFor(target, route)).map(([id, headers]): FuzzRequest => {
-      const request: FuzzRequest = { method: route.method, url: withId(route.path, id), headers }
+      const request: FuzzRequest = { method: route.method, url: withId(route.path, id), headers, ...operationOf(route) }
       if (route.method !== 'GET' && route.method !== 'DELETE') {
         request.headers = { ...headers, 'content-type': 'application/json' }
         request.payload = Buffer.from('{}')
@@ -92,5 +115,5 @@ export function familiesOf(target: FuzzTarget): Partial<Record<FamilyName, fc.Ar
   if (target.routes.some((r) => r.method !== 'GET' && r.method !== 'DELETE')) families.bodies = bodiesFamily(target)
   if (target.cursor) families.cursors = cursorsFamily(target)
   if (target.routes.some((r) => r.path.includes(':id'))) families.ids = idsFamily(target)
-  return families
+  return { ...families, ...schemaFamiliesOf(target.operations ?? []) }
 }

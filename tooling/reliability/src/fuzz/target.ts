@@ -1,6 +1,9 @@
 import type fc from 'fast-check'
 import type { FastifyInstance, HTTPMethods } from 'fastify'
 import type { CursorFormat } from './inputs/cursors.js'
+import type { LogCapture } from './logs.js'
+import type { ApiOperation } from './openapi/document.js'
+import type { Session } from './session.js'
 
 /** One generated request, as `app.inject` takes it. */
 export interface FuzzRequest {
@@ -8,6 +11,8 @@ export interface FuzzRequest {
   url: string
   headers: Record<string, string>
   payload?: Buffer
+  /** The documented operation aimed at (`POST /api/auth/login`), when known: the document oracle reads it. */
+  operation?: string
 }
 
 /** What `inject` answered, reduced to what the checks read. */
@@ -25,6 +30,8 @@ export interface FuzzRoute {
   auth?: boolean
   /** Names of the query parameters or body fields the route reads (the generators favour them). */
   fields?: readonly string[]
+  /** The documented operation this route is. */
+  operation?: string
 }
 
 /**
@@ -47,5 +54,11 @@ export interface FuzzTarget {
    * follows the contract).
    */
   check(request: FuzzRequest, response: FuzzResponse): string[]
+  /** The operations with their schemas (from the OpenAPI document, or written out for the test app). */
+  operations?: readonly ApiOperation[]
+  /** The user `{session}` / `{self}` in generated requests stand for. */
+  session?: Session
+  /** The app's log lines, searched for secrets after every answer. */
+  logs?: LogCapture
   close(): Promise<void>
 }

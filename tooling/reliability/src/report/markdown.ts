@@ -18,32 +18,70 @@ const cell = (text: unknown) => String(text).replace(/\|/g, '\\|').replace(/\n/g
 // biome-ignore lint/suspicious/noExplicitAny: the figures are read back from JSON
 type Any = any
 
+const findingKinds = ['5xx', 'document', 'leakingLogLines', 'contract', 'crash', 'prototype'] as const
+
 function fuzzSection(fuzz: Record<string, Any>): string {
   const rows = Object.entries(fuzz).map(
     ([target, f]): Row => [
       target,
       f.inputs,
-      Object.entries(f.families as Record<string, Any>)
-        .map(([name, fam]) => `${name} ${fam.inputs} (seed ${fam.seed})`)
-        .join('<br>'),
       mib(f.heap?.growth),
       (f.uncaughtExceptions ?? []).length,
+      ...findingKinds.map((k) => f.findings?.[k] ?? '–'),
       (f.failures ?? []).length,
     ],
+  )
+  const familyRows = Object.entries(fuzz).flatMap(([target, f]) =>
+    Object.entries(f.families as Record<string, Any>).map(
+      ([name, fam]): Row => [
+        target,
+        name,
+        fam.inputs,
+        fam.seed,
+        ...findingKinds.map((k) => fam.findings?.[k] ?? '–'),
+        statuses(fam.statuses),
+      ],
+    ),
+  )
+  const coverageRows = Object.entries(fuzz).flatMap(([target, f]) =>
+    Object.entries((f.operations ?? {}) as Record<string, Record<string, number>>).map(
+      ([operation, byStatus]): Row => [target, cell(operation), statuses(byStatus)],
+    ),
   )
   const failures = Object.values(fuzz).flatMap((f: Any) => f.failures ?? [])
   const details = failures.map(
     (x: Any) =>
-      `- **${x.target} / ${x.family}**: ${cell(x.problems.join('; '))}. Replay: \`RELIABILITY_FAMILY=${x.family} RELIABILITY_SEED=${x.seed} RELIABILITY_PATH=${x.path}\`. ` +
-      `Request \`${cell(`${x.request.method} ${x.request.url}`).slice(0, 300)}\` ${x.request.headers ? cell(JSON.stringify(x.request.headers)).slice(0, 300) : ''}` +
-      `${x.request.body ? ` body \`${cell(x.request.body).slice(0, 300)}\`` : ''}; answer ${x.response?.statusCode ?? 'none'} \`${cell(x.response?.body ?? '').slice(0, 300)}\``,
+      `- **${x.target} / ${x.family} / ${x.kind ?? 'failure'}${x.operation ? ` on ${cell(x.operation)}` : ''}**: ${cell(x.problems.join('; '))}. Replay: \`RELIABILITY_FAMILY=${x.family} RELIABILITY_SEED=${x.seed} RELIABILITY_PATH=${x.path}\`${x.shrunk ? ' (shrunk)' : ''}. ` +
+      `Request \`${cell(`${x.request.method} ${x.request.url}`).slice(0, 300)}\`` +
+      `${x.request.body ? ` body \`${cell(JSON.stringify(x.request.body)).slice(0, 300)}\`` : ''}${x.request.bodyBase64 ? ` body (base64) \`${x.request.bodyBase64.slice(0, 200)}\`` : ''}; answer ${x.response?.statusCode ?? 'none'} \`${cell(x.response?.body ?? '').slice(0, 200)}\`` +
+      `${x.logExcerpts?.length ? `; log \`${cell(JSON.stringify(x.logExcerpts[0])).slice(0, 300)}\`` : ''}`,
   )
+  const kindHeads = ['5xx', 'document violations', 'leaking log lines', 'contract', 'crashes', 'prototype']
   return [
     '### Fuzzing',
     '',
-    table(['target', 'inputs', 'families', 'heap growth', 'uncaught', 'failing families'], rows),
+    'Findings count inputs (log leaks count lines). Families: `query`, `headers`, `bodies`, `cursors`, `ids` ' +
+      "(hostile input per route), and, generated from each operation's schemas (the OpenAPI document for the " +
+      'APIs), `fields` (one body field hostile: NUL, C0/C1 controls, lone surrogates, 1 MiB, out-of-range ' +
+      'numbers, wrong types, deep nesting; duplicated, `__proto__` and `constructor` keys), `params` ' +
+      '(hostile path, query, header and cookie parameters) and `encoding` (invalid and overlong UTF-8, BOM, ' +
+      'deep nesting, 1 MiB strings, concatenated documents).',
     '',
-    ...(details.length > 0 ? ['Failing inputs (the first of each failing family, shrunk):', '', ...details, ''] : []),
+    table(['target', 'inputs', 'heap growth', 'uncaught', ...kindHeads, 'distinct findings'], rows),
+    '',
+    table(['target', 'family', 'inputs', 'seed', ...kindHeads, 'answers'], familyRows),
+    '',
+    ...(coverageRows.length > 0
+      ? [
+          'Answers per documented operation (all families):',
+          '',
+          table(['target', 'operation', 'answers'], coverageRows),
+          '',
+        ]
+      : []),
+    ...(details.length > 0
+      ? ['Distinct findings (the first input of each, shrunk where shrinking finished):', '', ...details, '']
+      : []),
   ].join('\n')
 }
 

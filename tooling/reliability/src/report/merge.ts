@@ -5,14 +5,15 @@ import { join } from 'node:path'
 /** Everything one run of the suite measured, as written to `bench/reliability.json`. */
 export interface ReliabilityReport {
   generated_at: string
-  mode: 'full' | 'short'
+  /** `full` or `short`, with what a partial or resized run redid. */
+  mode: string
   environment: { node: string; cpus: number; cpu_model: string; platform: string }
   /** Sections by name (`fuzz`, `load`, `faults`, `auth`, `shutdown`), each keyed by target. */
   sections: Record<string, Record<string, unknown>>
 }
 
 /** Reads the figure files the test files wrote and nests them by their path. */
-export function mergeFigures(dir: string, mode: 'full' | 'short'): ReliabilityReport {
+export function mergeFigures(dir: string, mode: string): ReliabilityReport {
   const sections: Record<string, Record<string, unknown>> = {}
   const files = readdirSync(dir, { withFileTypes: true }).filter((f) => f.isFile() && f.name.endsWith('.json'))
   for (const file of files.map((f) => f.name).sort()) {

@@ -3,13 +3,14 @@ import { cborBodies } from '@weft/binding/cbor'
 import { msgpackBodies } from '@weft/binding/msgpack'
 import { handle, weftContext } from '@weft/context'
 import { fromContext, paginate } from '@weft/pagination'
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { Type } from 'typebox'
 
 /** The secret the test app signs its cursors with (known to the suite, to re-sign hostile payloads). */
 export const testAppCursorSecret = 'reliability-test-app-cursor-secret'
 
-const Search = Type.Object({
+/** The query `GET /search` binds (exported: the fuzzer generates from it). */
+export const Search = Type.Object({
   q: Type.Optional(Type.String({ maxLength: 100 })),
   tags: Type.Optional(Type.Array(Type.String({ maxLength: 20 }), { maxItems: 20 })),
   ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { query: 'id', maxItems: 20 })),
@@ -18,7 +19,8 @@ const Search = Type.Object({
   price: Type.Optional(Type.Number({ minimum: 0 })),
 })
 
-const Item = Type.Object({
+/** The body `POST /items` binds. */
+export const Item = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100 }),
   price: Type.Number({ minimum: 0 }),
   tags: Type.Optional(Type.Array(Type.String({ maxLength: 20 }), { maxItems: 10 })),
@@ -26,13 +28,15 @@ const Item = Type.Object({
   meta: Type.Optional(Type.Object({ color: Type.Optional(Type.String()), size: Type.Optional(Type.Integer()) })),
 })
 
-const Caller = Type.Object({
+/** The headers and cookie `GET /caller` binds. */
+export const Caller = Type.Object({
   token: Type.Optional(Type.String({ header: 'X-Token', maxLength: 200 })),
   agent: Type.Optional(Type.String({ header: 'User-Agent' })),
   session: Type.Optional(Type.String({ cookie: 'session' })),
 })
 
-const ItemParams = Type.Object({ id: Type.Integer({ uri: 'id', minimum: 1 }) })
+/** The path `GET /items/:id/bound` binds. */
+export const ItemParams = Type.Object({ id: Type.Integer({ uri: 'id', minimum: 1 }) })
 
 /** An in-memory catalogue the list route pages through. */
 const catalogue = Array.from({ length: 200 }, (_, i) => ({ id: i + 1, name: `item ${String(i + 1).padStart(3, '0')}` }))
@@ -42,8 +46,8 @@ const catalogue = Array.from({ length: 200 }, (_, i) => ({ id: i + 1, name: `ite
  * negotiation, binding of every source and body type, pagination with signed cursors. Errors leave
  * through Fastify's default handler, so what the fuzzer sees is what the packages throw.
  */
-export async function buildTestApp(): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, bodyLimit: 64 * 1024 })
+export async function buildTestApp(logger: FastifyServerOptions['logger'] = false): Promise<FastifyInstance> {
+  const app = Fastify({ logger, bodyLimit: 64 * 1024 })
   await app.register(weftContext, { proxyHeader: 'X-Real-IP', enableSplittingOnParsers: true })
   await app.register(msgpackBodies)
   await app.register(cborBodies)

@@ -2,11 +2,17 @@ import fc from 'fast-check'
 import { buildTestApp, testAppCursorSecret } from '../../test-app/app.js'
 import { checkFastifyError } from '../checks.js'
 import { cursorSigner } from '../inputs/signed-cursor.js'
+import { captureLogs } from '../logs.js'
 import type { FuzzTarget } from '../target.js'
+import { testAppOperations } from './test-app-operations.js'
 
-/** The test app (all three packages, Fastify's own error handler) as a fuzz target. */
+/**
+ * The test app (all three packages, Fastify's own error handler) as a fuzz target; the schema families
+ * generate from the schemas its routes bind, and its log lines are searched for secrets too.
+ */
 export async function testAppTarget(): Promise<FuzzTarget> {
-  const app = await buildTestApp()
+  const logs = captureLogs()
+  const app = await buildTestApp(logs.logger)
   await app.ready()
   const first = await app.inject({ method: 'GET', url: '/list?limit=3' })
   const samples = [(first.json() as { page: { next_cursor: string } }).page.next_cursor].filter(Boolean)
@@ -25,6 +31,7 @@ export async function testAppTarget(): Promise<FuzzTarget> {
       { method: 'POST', path: '/items', fields: ['name', 'price', 'tags', 'stock', 'meta', 'color', 'size'] },
       { method: 'POST', path: '/upload', fields: ['file', 'name', 'files'] },
     ],
+    operations: testAppOperations,
     authorizations: [],
     cursor: {
       route: { method: 'GET', path: '/list' },
@@ -32,6 +39,7 @@ export async function testAppTarget(): Promise<FuzzTarget> {
       extraQuery: fc.constantFrom('', 'limit=5', 'limit=0', 'limit=1000', 'sort=-name', 'sort=id', 'page=2'),
     },
     check: checkFastifyError,
+    logs,
     close: () => app.close(),
   }
 }
