@@ -8,7 +8,7 @@ interface ProfileNode {
   callFrame: { functionName: string; url: string; lineNumber: number }
   children?: number[]
 }
-interface Profile {
+export interface Profile {
   nodes: ProfileNode[]
   samples: number[]
   timeDeltas: number[]

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ComparisonResult, Round, SideResult } from './http/compare.js'
+import type { PeerRatio, PeerScenarioResult } from './http/peers.js'
 import { type BenchResults, goalChecks, markdown } from './report.js'
 import { benchSettings } from './settings.js'
 
@@ -88,5 +89,62 @@ describe('markdown', () => {
   it('shows a comparison without a spread (a run from before it was recorded) with the ratio alone', () => {
     const { ratioSpread: _dropped, ...old } = hello
     expect(markdown(run([old], 3))).toContain('| 0.99x | 1.01x |')
+  })
+})
+
+describe('peer goals', () => {
+  const ratio = (name: string, cpuRatio: number, required?: number): PeerRatio => ({
+    name,
+    baseline: 'fastify',
+    candidate: 'weft',
+    cpuRatio,
+    cpuSpread: [cpuRatio - 0.05, cpuRatio + 0.05],
+    ratio: cpuRatio - 0.01,
+    spread: [cpuRatio - 0.1, cpuRatio + 0.1],
+    ...(required === undefined ? {} : { required, met: cpuRatio >= required }),
+  })
+  const json: PeerScenarioResult = {
+    id: 'peers-json',
+    title: 'JSON body',
+    connections: 100,
+    pipelining: 10,
+    sides: [{ ...side('bare Fastify', 30_000, 3), key: 'fastify' }],
+    ratios: [
+      ratio('peers json: Weft vs bare Fastify', 0.59, 0.95),
+      ratio('peers json: Weft vs Express 5', 3.2, 3),
+      ratio('peers json: Weft vs Hono', 1.02, 1),
+      ratio('peers json: control (bare Fastify vs itself)', 1.01),
+    ],
+    mismatches: [],
+  }
+  const withPeers = (peers: PeerScenarioResult[]) => {
+    const base = run([], 3)
+    return { ...base, peers, goals: goalChecks({ ...base, peers }) }
+  }
+
+  it('writes one goal per peer, judged by the CPU-time ratio (the control is no goal)', () => {
+    expect(withPeers([json]).goals).toEqual([
+      expect.objectContaining({ name: 'peers json: Weft vs bare Fastify', required: 0.95, measured: 0.59, met: false }),
+      expect.objectContaining({ name: 'peers json: Weft vs Express 5', required: 3, measured: 3.2, met: true }),
+      expect.objectContaining({ name: 'peers json: Weft vs Hono', required: 1, measured: 1.02, met: true }),
+    ])
+  })
+
+  it('shows each ratio with the middle half of its rounds, and the control beside them', () => {
+    const table = markdown(withPeers([json]))
+    expect(table).toContain('| peers json: Weft vs bare Fastify | ≥ 0.95x | 0.58x | | 0.59x (0.54–0.64) | **missed** |')
+    expect(table).toContain(
+      '| JSON body | 0.59x (0.54–0.64) **<** 0.95x | 3.20x (3.15–3.25) ≥ 3x | 1.02x (0.97–1.07) ≥ 1x | 1.01x (0.96–1.06) |',
+    )
+  })
+
+  it('names the servers whose answers differ from Weft', () => {
+    const table = markdown(withPeers([{ ...json, mismatches: ['Hono: header content-type: "application/json"'] }]))
+    expect(table).toContain('| | answers differ: Hono: header content-type: "application/json" |')
+  })
+
+  it('leaves the measured figure out when the scenario did not run', () => {
+    const [goal] = withPeers([{ ...json, skipped: 'failed: Weft answered 500' }]).goals
+    expect(goal).toMatchObject({ measured: undefined })
   })
 })

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { ComparisonResult } from './http/compare.js'
+import type { PeerScenarioResult } from './http/peers.js'
 import type { MachineInfo } from './machine.js'
 import type { MicroSuiteResult } from './micro/rounds.js'
 import { goalRatio, type PackageBenchResult } from './packages.js'
@@ -18,6 +19,11 @@ export interface GoalCheck {
   met: boolean | undefined
   /** HTTP only: whether the CPU-time ratio meets the goal. */
   metByCpu?: boolean | undefined
+  /** Peers: the goal is judged by CPU time (`measured` is the CPU-time ratio, `measuredRequests`
+   *  the req/s one), with the middle half of the per-round ratios. */
+  by?: 'cpu'
+  measuredRequests?: number | undefined
+  spread?: [number, number] | undefined
 }
 
 /** Everything one `pnpm bench` measured: the content of `bench/results.json`. */
@@ -30,6 +36,8 @@ export interface BenchResults {
   packages: PackageBenchResult[]
   micro: MicroSuiteResult[]
   http: ComparisonResult[]
+  /** The peer comparison (src/http/peers.ts); absent in results written before it existed. */
+  peers?: PeerScenarioResult[]
 }
 
 /** The issue's goals, from every part of the run. */
@@ -59,6 +67,20 @@ export function goalChecks(results: Omit<BenchResults, 'goals'>): GoalCheck[] {
       metByCpu: comparison.goalMetByCpu,
     })
   }
+  for (const scenario of results.peers ?? []) {
+    for (const item of scenario.ratios) {
+      if (item.required === undefined) continue
+      checks.push({
+        name: item.name,
+        required: item.required,
+        measured: scenario.skipped ? undefined : item.cpuRatio,
+        met: item.met,
+        by: 'cpu',
+        measuredRequests: scenario.skipped ? undefined : item.ratio,
+        spread: item.cpuSpread,
+      })
+    }
+  }
   return checks
 }
 
@@ -84,10 +106,11 @@ export function markdown(results: BenchResults): string {
     '',
     '| Goal | Required | Measured (req/s) | | By server CPU time per request | |',
     '|---|---:|---:|---|---:|---|',
-    ...results.goals.map(
-      (goal) =>
-        `| ${goal.name} | ≥ ${goal.required}x | ${ratio(goal.measured)} | ${met(goal.met)} | ` +
-        `${goal.measuredCpu === undefined ? ' | ' : `${ratio(goal.measuredCpu)} | ${met(goal.metByCpu)}`} |`,
+    ...results.goals.map((goal) =>
+      goal.by === 'cpu'
+        ? `| ${goal.name} | ≥ ${goal.required}x | ${ratio(goal.measuredRequests)} | | ${ratio(goal.measured)}${spread(goal.spread)} | ${met(goal.met)} |`
+        : `| ${goal.name} | ≥ ${goal.required}x | ${ratio(goal.measured)} | ${met(goal.met)} | ` +
+          `${goal.measuredCpu === undefined ? ' | ' : `${ratio(goal.measuredCpu)} | ${met(goal.metByCpu)}`} |`,
     ),
     '',
     '### HTTP (autocannon, loopback)',
@@ -116,6 +139,7 @@ export function markdown(results: BenchResults): string {
     }
     if (item.mismatch) lines.push(`| | answers differ: ${item.mismatch} | | | | | | | | |`)
   }
+  if (results.peers && results.peers.length > 0) lines.push('', ...peersMarkdown(results.peers))
   lines.push(
     '',
     '### Micro-benchmarks written here (tinybench, median of rounds)',
@@ -152,6 +176,54 @@ export function markdown(results: BenchResults): string {
     )
   }
   return lines.join('\n')
+}
+
+/** The peer comparison: Weft's CPU-time ratio to each peer per scenario, then every server's figures. */
+export function peersMarkdown(peers: PeerScenarioResult[]): string[] {
+  const cell = (scenario: PeerScenarioResult, name: string) => {
+    const item = scenario.ratios.find((entry) => entry.name.endsWith(name))
+    if (!item || scenario.skipped) return '–'
+    const goal = item.required === undefined ? '' : ` ${item.met === undefined ? '' : item.met ? '≥' : '**<**'}`
+    return `${ratio(item.cpuRatio)}${spread(item.cpuSpread)}${goal && item.met !== undefined ? `${goal} ${item.required}x` : ''}`
+  }
+  const lines = [
+    '### Peers: the same routes on bare Fastify 5, Weft, Express 5 and Hono 4 (100 connections × pipelining 10)',
+    '',
+    "Peer CPU µs per request ÷ Weft's: above 1.00x Weft costs less. Median of rounds (middle half of the rounds in brackets).",
+    '',
+    '| Scenario | Weft vs bare Fastify (≥ 0.95x) | Weft vs Express 5 (≥ 3x) | Weft vs Hono (≥ 1x) | control: bare Fastify vs itself |',
+    '|---|---:|---:|---:|---:|',
+    ...peers.map(
+      (scenario) =>
+        `| ${scenario.title} | ${cell(scenario, 'vs bare Fastify')} | ${cell(scenario, 'vs Express 5')} | ` +
+        `${cell(scenario, 'vs Hono')} | ${cell(scenario, 'vs itself)')} |`,
+    ),
+    '',
+    '| Scenario | Server | req/s | p50 ms | p99 ms | CPU µs/req (core busy) | RSS MiB (peak) |',
+    '|---|---|---:|---:|---:|---:|---:|',
+  ]
+  for (const scenario of peers) {
+    if (scenario.skipped) lines.push(`| ${scenario.title} | not run: ${scenario.skipped} | | | | | |`)
+    scenario.sides.forEach((side, index) => {
+      lines.push(
+        `| ${index === 0 ? scenario.title : ''} | ${side.name}${side.non2xx || side.errors ? ` (${side.non2xx} non-2xx, ${side.errors} errors)` : ''} | ` +
+          `${n(side.requestsPerSec)} | ${n(side.p50Ms, 2)} | ${n(side.p99Ms, 2)} | ${n(side.cpuUsPerRequest, 1)} (${n(side.cpuBusy * 100)}%) | ` +
+          `${n(side.rssMiB)} (${n(side.peakRssMiB)}) |`,
+      )
+    })
+    for (const mismatch of scenario.mismatches) lines.push(`| | answers differ: ${mismatch} | | | | | |`)
+  }
+  const profiled = peers.filter((scenario) => scenario.profiles && scenario.profiles.length > 0)
+  if (profiled.length > 0) {
+    lines.push('', 'CPU profiles (`BENCH_PROFILE=1`), self time by owner, idle left out:', '')
+    for (const scenario of profiled) {
+      for (const item of scenario.profiles ?? []) {
+        const owners = item.owners.map(([name, share]) => `${name} ${share.toFixed(1)} %`).join(', ')
+        lines.push(`- ${scenario.title}, ${item.server}: ${owners || 'no profile'}`)
+      }
+    }
+  }
+  return lines
 }
 
 const start = '<!-- results:start (generated by `pnpm bench`; edit outside these markers) -->'

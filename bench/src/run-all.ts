@@ -5,6 +5,7 @@ import { execFileSync, spawn } from 'node:child_process'
 import { mkdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { CompareContext, ComparisonResult } from './http/compare.js'
+import { comparePeers, type PeerScenarioResult, selectedPeerScenarios } from './http/peers.js'
 import { httpScenarios } from './http/scenarios.js'
 import { machineInfo } from './machine.js'
 import type { MicroSuiteResult } from './micro/rounds.js'
@@ -54,8 +55,10 @@ if (selected(settings, 'micro')) {
 }
 
 const http: ComparisonResult[] = []
+let peers: PeerScenarioResult[] = []
 const scenarios = httpScenarios(settings)
-if (scenarios.length > 0) {
+const peerScenarios = selectedPeerScenarios(settings)
+if (scenarios.length > 0 || peerScenarios.length > 0) {
   const context: CompareContext = {
     settings,
     serverCore: machine.pinning ? 0 : undefined,
@@ -65,6 +68,10 @@ if (scenarios.length > 0) {
   // autocannon runs in this process: keep it (every thread of it) off the servers' core.
   if (machine.pinning) execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' })
   for (const scenario of scenarios) http.push(...(await scenario.run(context)))
+  if (peerScenarios.length > 0) {
+    log('\n== peers: bare Fastify, Weft, Express 5, Hono and bare Fastify again (control)')
+    peers = await comparePeers(peerScenarios, context)
+  }
 }
 
 const partial: Omit<BenchResults, 'goals'> = {
@@ -75,6 +82,7 @@ const partial: Omit<BenchResults, 'goals'> = {
   packages,
   micro,
   http,
+  peers,
 }
 const results: BenchResults = { ...partial, goals: goalChecks(partial) }
 writeReports(results, `${outDir}results.json`, `${outDir}RESULTS.md`)
@@ -90,6 +98,11 @@ const failures = [
   ...http
     .filter((item) => (item.baseline?.non2xx ?? 0) + (item.candidate?.non2xx ?? 0) > 0)
     .map((item) => `${item.id}: non-2xx answers under load`),
+  ...peers.filter((item) => item.skipped).map((item) => `${item.id}: ${item.skipped}`),
+  ...(settings.smoke ? [] : peers.flatMap((item) => item.mismatches.map((m) => `${item.id}: ${m}`))),
+  ...peers
+    .filter((item) => item.sides.some((side) => side.non2xx + side.errors > 0))
+    .map((item) => `${item.id}: non-2xx answers or socket errors under load`),
 ]
 if (failures.length > 0) {
   log(`\nbenchmarks that could not run:\n${failures.map((item) => `- ${item}`).join('\n')}`)

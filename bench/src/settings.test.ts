@@ -26,7 +26,23 @@ describe('benchSettings', () => {
   })
 })
 
+describe('benchSettings, peers', () => {
+  it('measures the peers in 12 rounds (five servers a round), one in the smoke form, BENCH_PEER_ROUNDS overriding', () => {
+    expect(benchSettings({}).peerRounds).toBe(12)
+    expect(benchSettings({ BENCH_SMOKE: '1' }).peerRounds).toBe(1)
+    expect(benchSettings({ BENCH_PEER_ROUNDS: '6' }).peerRounds).toBe(6)
+  })
+})
+
 describe('selected', () => {
+  it('runs every peer scenario with `http:peers`, one with `http:peers-json`, and all of them with `http`', () => {
+    for (const only of ['http', 'http:peers', 'http:peers-json']) {
+      expect(selected(benchSettings({ BENCH_ONLY: only }), 'http:peers-json')).toBe(true)
+    }
+    expect(selected(benchSettings({ BENCH_ONLY: 'http:peers-json' }), 'http:peers-hello')).toBe(false)
+    expect(selected(benchSettings({ BENCH_ONLY: 'http:b' }), 'http:peers-hello')).toBe(false)
+  })
+
   it('runs the control with `http:a` and (b) with `http:b`, each alone', () => {
     const settings = benchSettings({ BENCH_ONLY: 'http:b' })
     expect(selected(settings, 'http:b-context-hello')).toBe(true)

@@ -10,6 +10,8 @@ export interface BenchSettings {
   /** Server processes per side of an HTTP comparison; round `r` measures process `r % httpProcesses`
    *  of each side (a multiple of it in `httpRounds` gives every pair the same number of rounds). */
   httpProcesses: number
+  /** Rounds of each peer scenario (src/http/peers.ts: five servers measured in every round). */
+  peerRounds: number
   /** Seconds autocannon loads a server in one measurement (fractions work; a request count with
    *  pipelining can hang autocannon, so even the smoke form uses a duration). */
   httpSeconds: number
@@ -39,6 +41,7 @@ export function benchSettings(env: NodeJS.ProcessEnv = process.env): BenchSettin
     smoke,
     httpRounds: positive(env.BENCH_HTTP_ROUNDS) ?? (smoke ? 2 : 24),
     httpProcesses: positive(env.BENCH_HTTP_PROCESSES) ?? (smoke ? 2 : 3),
+    peerRounds: positive(env.BENCH_PEER_ROUNDS) ?? (smoke ? 1 : 12),
     httpSeconds: smoke ? 0.3 : 1.5,
     httpWarmupSeconds: smoke ? 0 : 3,
     microRounds: smoke ? 5 : 15,

@@ -191,20 +191,20 @@ export async function compare(comparison: HttpComparison, context: CompareContex
 }
 
 /** One server process of a side. */
-interface Instance {
+export interface Instance {
   server: ServerProcess
   url: string
   headers: Record<string, string>
 }
 
-interface RunningSide {
+export interface RunningSide {
   name: string
   instances: Instance[]
   rounds: Round[]
 }
-type Side = RunningSide | Unavailable
+export type Side = RunningSide | Unavailable
 
-async function startSide(
+export async function startSide(
   id: string,
   contender: Contender,
   context: CompareContext,
@@ -248,7 +248,7 @@ async function sampleOne(name: string, instance: Instance): Promise<unknown> {
   }
 }
 
-function summarise(side: RunningSide): SideResult {
+export function summarise(side: RunningSide): SideResult {
   const memory = side.instances.map((instance) => instance.server.memory())
   return {
     name: side.name,

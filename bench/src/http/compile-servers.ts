@@ -27,7 +27,7 @@ export function compileServers(): string {
     throw new Error(`the HTTP benchmarks run the built code; run \`pnpm build\` first (missing ${missing.join(', ')})`)
   }
   mkdirSync(outDir, { recursive: true })
-  for (const file of readdirSync(sourceDir).filter((name) => name.endsWith('.ts'))) {
+  for (const file of readdirSync(sourceDir).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))) {
     const { outputText } = ts.transpileModule(readFileSync(`${sourceDir}${file}`, 'utf8'), {
       compilerOptions: {
         module: ts.ModuleKind.ESNext,

@@ -7,6 +7,10 @@ export interface LoadOptions {
   /** Seconds of load. */
   seconds: number
   headers?: Record<string, string>
+  /** Default GET. */
+  method?: 'GET' | 'POST'
+  /** Request body (sent with every request). */
+  body?: string
 }
 
 /** One measurement. Latencies in milliseconds. */
@@ -31,6 +35,8 @@ export async function load(url: string, options: LoadOptions): Promise<LoadResul
     pipelining: options.pipelining,
     duration: options.seconds,
     headers: options.headers ?? {},
+    ...(options.method ? { method: options.method } : {}),
+    ...(options.body === undefined ? {} : { body: options.body }),
   })
   const seconds = Number(process.hrtime.bigint() - started) / 1e9
   return {

@@ -68,6 +68,23 @@ function productsComparison(database: BenchDatabase): HttpComparison {
 const productsPath = '/api/products?page=2&limit=20&sort=-amount'
 
 /**
+ * (c) against the peers: API A's product list vs the same route written by hand with drizzle on
+ * Express 5 and on Hono (same database, same rows and paging figures; headers are not compared,
+ * API A sends helmet's). No goal: the issue sets goals for the five peer scenarios only.
+ */
+function productsPeerComparison(database: BenchDatabase, peer: 'express' | 'hono'): HttpComparison {
+  const name = peer === 'express' ? 'Express 5' : 'Hono'
+  const base = productsComparison(database)
+  const { goal: _none, ...rest } = base
+  return {
+    ...rest,
+    id: `c-products-${peer}-${database.kind}`,
+    title: `(c) API A GET /api/products?page=2&limit=20&sort=-amount vs hand-written on ${name}, ${database.kind}`,
+    baseline: { ...base.baseline, name: `hand-written ${name} + drizzle`, script: `products-${peer}` },
+  }
+}
+
+/**
  * An explanatory comparison, run only when named (`BENCH_ONLY=http:x-helmet`): the hand-written list
  * with and without @fastify/helmet, to tell the share of API A's security headers in (c).
  */
@@ -104,7 +121,9 @@ function usersComparison(database: BenchDatabase): HttpComparison {
 }
 
 function databaseScenario(kind: 'pglite' | 'postgres', withUsers: boolean, settings: BenchSettings): HttpScenario {
-  const ids = [`c-products-${kind}`, ...(withUsers ? [`d-users-${kind}`] : [])].filter((id) =>
+  // The peers' product lists run where (d) runs: on one database, the real server when there is one.
+  const peers = withUsers ? [`c-products-express-${kind}`, `c-products-hono-${kind}`] : []
+  const ids = [`c-products-${kind}`, ...(withUsers ? [`d-users-${kind}`] : []), ...peers].filter((id) =>
     selected(settings, `http:${id}`),
   )
   if (settings.only.some((item) => item.startsWith('http:x') && `http:x-helmet-${kind}`.startsWith(item))) {
@@ -129,6 +148,8 @@ function databaseScenario(kind: 'pglite' | 'postgres', withUsers: boolean, setti
         for (const comparison of [
           productsComparison(database),
           usersComparison(database),
+          productsPeerComparison(database, 'express'),
+          productsPeerComparison(database, 'hono'),
           helmetComparison(database),
         ]) {
           if (!ids.includes(comparison.id)) continue

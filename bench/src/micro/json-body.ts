@@ -3,34 +3,8 @@
 // object into checked values: Fastify's Ajv-compiled body schema, or @weft/binding).
 import { bind, weftBinding } from '@weft/binding'
 import Fastify from 'fastify'
-import { Type } from 'typebox'
+import { Item as Product, itemBody as payload } from '../servers/peers-shared.js'
 import type { MicroSuite } from './rounds.js'
-
-const Product = Type.Object({
-  title: Type.String({ minLength: 1, maxLength: 200 }),
-  description: Type.String({ maxLength: 2000 }),
-  amount: Type.Integer({ minimum: 0 }),
-  price: Type.Number({ minimum: 0 }),
-  published: Type.Boolean(),
-  tags: Type.Array(Type.String(), { maxItems: 20 }),
-  ratings: Type.Array(Type.Integer({ minimum: 1, maximum: 5 })),
-  category: Type.String({ enum: ['books', 'games', 'tools'] }),
-  sku: Type.String({ pattern: '^[A-Z]{3}-[0-9]{4}$' }),
-  dimensions: Type.Object({ width: Type.Number(), height: Type.Number(), unit: Type.String() }),
-})
-
-const payload = JSON.stringify({
-  title: 'Mechanical keyboard',
-  description: 'Tenkeyless, hot-swappable switches, PBT keycaps.',
-  amount: 42,
-  price: 129.5,
-  published: true,
-  tags: ['keyboard', 'mechanical', 'usb-c'],
-  ratings: [5, 4, 5, 3],
-  category: 'tools',
-  sku: 'KBD-0042',
-  dimensions: { width: 36.5, height: 13.2, unit: 'cm' },
-})
 
 /** Builds the suite (two routes on one app, called through `inject`). */
 export async function jsonBodySuite(): Promise<MicroSuite> {

@@ -1,3 +1,5 @@
+import { once } from 'node:events'
+import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 
@@ -27,4 +29,24 @@ export async function serve(
 export function unavailable(reason: string): never {
   process.stdout.write(`UNAVAILABLE ${reason.replace(/\s+/g, ' ')}\n`)
   process.exit(0)
+}
+
+/**
+ * `serve` for a server that is not Fastify (the Express and Hono peers): waits until `server`
+ * listens, then speaks the same protocol; SIGTERM closes it (keep-alive connections included).
+ */
+export async function serveHttp(
+  server: Server,
+  extra: Record<string, unknown> = {},
+  onClose?: () => Promise<void>,
+): Promise<void> {
+  if (!server.listening) await once(server, 'listening')
+  const { port } = server.address() as AddressInfo
+  process.once('SIGTERM', () => {
+    server.closeAllConnections()
+    server.close(() => {
+      void (onClose?.() ?? Promise.resolve()).finally(() => process.exit(0))
+    })
+  })
+  process.stdout.write(`READY ${JSON.stringify({ port, ...extra })}\n`)
 }

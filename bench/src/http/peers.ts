@@ -1,0 +1,300 @@
+// The peer comparison: the same five routes on bare Fastify 5, Weft, Express 5 and Hono 4 (and bare
+// Fastify again, as the control), each framework in its own server processes (src/servers/peers-*.ts).
+import { readdirSync, readFileSync } from 'node:fs'
+import { type Profile, summarise as summariseProfile } from '../profile-summary.js'
+import { itemBody } from '../servers/peers-shared.js'
+import type { BenchSettings } from '../settings.js'
+import { selected } from '../settings.js'
+import { median, quartiles, roundRatios } from '../stats.js'
+import { type Answer, answerDifference, fetchAnswer } from './answers.js'
+import {
+  type CompareContext,
+  type Instance,
+  type RunningSide,
+  type SideResult,
+  startSide,
+  summarise,
+} from './compare.js'
+import { load } from './load.js'
+import type { ServerProcess } from './server-process.js'
+
+/** One scenario: a request every peer answers with the same bytes. */
+export interface PeerScenario {
+  id: string
+  title: string
+  method?: 'GET' | 'POST'
+  path: string
+  headers?: Record<string, string>
+  body?: string
+}
+
+/** Chrome 131's Accept for a page load. */
+export const chromeAccept =
+  'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7'
+
+export const peerScenarios: PeerScenario[] = [
+  { id: 'hello', title: 'hello', path: '/hello' },
+  { id: 'negotiation', title: "negotiation (Chrome's Accept)", path: '/negotiate', headers: { accept: chromeAccept } },
+  {
+    id: 'query',
+    title: 'query binding (10 fields)',
+    path: '/search?q=mechanical+keyboard&category=tools&brand=acme&tags=usb-c&tags=tenkeyless&minPrice=10&maxPrice=199.5&inStock=true&page=2&limit=20&sort=-price',
+  },
+  {
+    id: 'json',
+    title: 'JSON body (10 fields, 201)',
+    method: 'POST',
+    path: '/items',
+    headers: { 'content-type': 'application/json' },
+    body: itemBody,
+  },
+  { id: 'pagination', title: 'pagination (10,000 rows, links)', path: '/products?page=3&limit=20&sort=-price' },
+]
+
+/** The servers, in the order of the table; Weft is every ratio's candidate. */
+export const peers = [
+  { key: 'fastify', name: 'bare Fastify', script: 'peers-fastify' },
+  { key: 'weft', name: 'Weft', script: 'peers-weft' },
+  { key: 'express', name: 'Express 5', script: 'peers-express' },
+  { key: 'hono', name: 'Hono', script: 'peers-hono' },
+  { key: 'control', name: 'bare Fastify (control)', script: 'peers-fastify' },
+] as const
+export type PeerKey = (typeof peers)[number]['key']
+
+/** The issue's goals: Weft's CPU time per request against each peer's (peer ÷ Weft). */
+export const peerGoals = [
+  { peer: 'fastify', name: 'bare Fastify', required: 0.95 },
+  { peer: 'express', name: 'Express 5', required: 3.0 },
+  { peer: 'hono', name: 'Hono', required: 1.0 },
+] as const
+
+/** Weft (or, for the control, the second bare Fastify) against one peer, over paired rounds. */
+export interface PeerRatio {
+  /** `peers <scenario>: Weft vs <peer>`, or `... control vs bare Fastify`. */
+  name: string
+  baseline: PeerKey
+  candidate: PeerKey
+  /** Median over rounds of baseline ÷ candidate CPU µs per request (above 1: the candidate costs less). */
+  cpuRatio: number
+  /** Middle half of the per-round CPU ratios. */
+  cpuSpread: [number, number]
+  /** Median over rounds of candidate ÷ baseline req/s, and its middle half. */
+  ratio: number
+  spread: [number, number]
+  required?: number
+  /** By CPU time; undefined in the smoke form. */
+  met?: boolean
+}
+
+export interface PeerScenarioResult {
+  id: string
+  title: string
+  connections: number
+  pipelining: number
+  sides: (SideResult & { key: PeerKey })[]
+  ratios: PeerRatio[]
+  /** Answers that differ from Weft's, found before measuring. */
+  mismatches: string[]
+  skipped?: string
+  /** `BENCH_PROFILE=1`: each server's self time by owner (package, node internals, GC), in % of the
+   *  profile without idle time (start-up included: the processes served this scenario only). */
+  profiles?: { server: string; owners: [string, number][] }[]
+}
+
+const peerLoad = { connections: 100, pipelining: 10 }
+/** The smoke form only runs the code paths: a light load, so a slow server drains its queue fast. */
+const smokeLoad = { connections: 4, pipelining: 1 }
+
+/** The scenarios `BENCH_ONLY` selects (`http:peers` runs them all, `http:peers-json` one). */
+export function selectedPeerScenarios(settings: BenchSettings): PeerScenario[] {
+  return peerScenarios.filter((scenario) => selected(settings, `http:peers-${scenario.id}`))
+}
+
+/**
+ * Starts every peer's processes once, then per scenario: checks every process answers like Weft,
+ * warms each up, and measures them in rounds. Round `r` loads process `r % processes` of every
+ * server, in an order rotated by `r`, so drift on a shared machine touches every server alike.
+ */
+export async function comparePeers(scenarios: PeerScenario[], context: CompareContext): Promise<PeerScenarioResult[]> {
+  if (!context.profileDir) return runPeers(scenarios, 'peers', context)
+  // Profiled: fresh processes per scenario, so each profile holds one scenario's requests.
+  const results: PeerScenarioResult[] = []
+  for (const scenario of scenarios) {
+    const [result] = await runPeers([scenario], `peers-${scenario.id}`, context)
+    result!.profiles = peers.map((peer) => ({
+      server: peer.name,
+      owners: ownerShares(`${context.profileDir}/peers-${scenario.id}/${peer.name.replace(/[^\w.-]+/g, '_')}`),
+    }))
+    for (const item of result!.profiles) {
+      context.log(
+        `  profile ${item.server}: ${item.owners.map(([name, share]) => `${name} ${share.toFixed(1)}%`).join(', ')}`,
+      )
+    }
+    results.push(result!)
+  }
+  return results
+}
+
+/** Self time by owner of the main-thread profiles in `dir` (idle left out), largest first. */
+function ownerShares(dir: string): [string, number][] {
+  try {
+    const file = readdirSync(dir).find((name) => /^CPU\..*\.0\.\d+\.cpuprofile$/.test(name))
+    if (!file) return []
+    const summary = summariseProfile(JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) as Profile, 12)
+    const busy = summary.owners.filter(([name]) => name !== '(idle)')
+    const total = summary.totalMs - (summary.owners.find(([name]) => name === '(idle)')?.[1] ?? 0)
+    return busy.slice(0, 8).map(([name, ms]) => [name, (ms / total) * 100])
+  } catch {
+    return []
+  }
+}
+
+async function runPeers(
+  scenarios: PeerScenario[],
+  group: string,
+  context: CompareContext,
+): Promise<PeerScenarioResult[]> {
+  const { settings, log } = context
+  const started: ServerProcess[] = []
+  // The smoke form checks answers and runs the code paths: one process per server is enough.
+  const processes = settings.smoke ? 1 : settings.httpProcesses
+  const rounds = settings.peerRounds
+  try {
+    log(`  starting ${peers.length} servers × ${processes} processes`)
+    // Side by side (start-up is not measured); allSettled, so none is left running on a failure.
+    const settled = await Promise.allSettled(
+      peers.map((peer) =>
+        startSide(
+          group,
+          { name: peer.name, script: peer.script, path: '' },
+          { ...context, settings: { ...settings, httpProcesses: processes } },
+          started,
+        ),
+      ),
+    )
+    const sides: RunningSide[] = []
+    for (const item of settled) {
+      if (item.status === 'rejected') throw item.reason
+      if (!('instances' in item.value)) throw new Error(`${item.value.name}: ${item.value.unavailable}`)
+      sides.push(item.value)
+    }
+    const results: PeerScenarioResult[] = []
+    for (const scenario of scenarios) {
+      log(`\n== peers ${scenario.title}: ${scenario.method ?? 'GET'} ${scenario.path}`)
+      for (const side of sides) side.rounds = []
+      results.push(await measureScenario(scenario, sides, rounds, context))
+    }
+    return results
+  } catch (error) {
+    const reason = `failed: ${(error as Error).message.split('\n').slice(0, 6).join(' | ')}`
+    log(`  ${reason}`)
+    return scenarios.map((scenario) => ({ ...emptyResult(scenario), skipped: reason }))
+  } finally {
+    await Promise.all(started.map((server) => server.stop()))
+  }
+}
+
+function emptyResult(scenario: PeerScenario): PeerScenarioResult {
+  return { id: `peers-${scenario.id}`, title: scenario.title, ...peerLoad, sides: [], ratios: [], mismatches: [] }
+}
+
+async function measureScenario(
+  scenario: PeerScenario,
+  sides: RunningSide[],
+  rounds: number,
+  context: CompareContext,
+): Promise<PeerScenarioResult> {
+  const { settings, log } = context
+  const result = emptyResult(scenario)
+  const url = (instance: Instance) => `${instance.server.origin}${scenario.path}`
+  const request = {
+    ...(scenario.method ? { method: scenario.method } : {}),
+    headers: scenario.headers ?? {},
+    ...(scenario.body === undefined ? {} : { body: scenario.body }),
+  }
+  // Weft's answer is the reference: every process of every peer must send the same bytes.
+  const answers = await Promise.all(
+    sides.map((side) => Promise.all(side.instances.map((instance) => fetchAnswer(url(instance), request)))),
+  )
+  const reference = answers[1]![0]! as Answer
+  if (reference.status < 200 || reference.status > 299) {
+    result.skipped = `failed: Weft answered ${reference.status}: ${reference.body.toString().slice(0, 300)}`
+    log(`  ${result.skipped}`)
+    return result
+  }
+  sides.forEach((side, index) => {
+    for (const answer of answers[index]!) {
+      const difference = answerDifference(reference, answer)
+      if (difference && !result.mismatches.some((item) => item.startsWith(`${side.name}:`))) {
+        result.mismatches.push(`${side.name}: ${difference}`)
+        log(`  answers differ: ${side.name}: ${difference}`)
+      }
+    }
+  })
+  // The smoke form's rounds only prove the loop runs: keep each one short.
+  const seconds = settings.smoke ? Math.min(settings.httpSeconds, 0.15) : settings.httpSeconds
+  const options = (seconds: number) => ({ ...(settings.smoke ? smokeLoad : peerLoad), seconds, ...request })
+  if (settings.httpWarmupSeconds > 0) {
+    const warmup = Math.min(1, settings.httpWarmupSeconds)
+    for (const side of sides) for (const instance of side.instances) await load(url(instance), options(warmup))
+  }
+  const measure = async (side: RunningSide, round: number) => {
+    const index = round % side.instances.length
+    const instance = side.instances[index]!
+    const cpuBefore = instance.server.cpuSeconds()
+    const startedAt = process.hrtime.bigint()
+    const measured = await load(url(instance), options(seconds))
+    const wall = Number(process.hrtime.bigint() - startedAt) / 1e9
+    const cpu = instance.server.cpuSeconds() - cpuBefore
+    const cpuUsPerRequest = (cpu / measured.requests) * 1e6
+    side.rounds.push({ ...measured, process: index, cpuUsPerRequest, cpuBusy: cpu / wall })
+    log(
+      `  round ${round + 1} ${side.name} #${index + 1}: ${Math.round(measured.requestsPerSec)} req/s p99 ${measured.p99Ms} ms, ` +
+        `${cpuUsPerRequest.toFixed(1)} µs CPU/request, CPU busy ${Math.round((cpu / wall) * 100)}%`,
+    )
+  }
+  for (let round = 0; round < rounds; round++) {
+    const order = sides.map((_, index) => sides[(index + round) % sides.length]!)
+    // autocannon takes at least a second however short the load: the smoke form loads the five
+    // servers at once (its figures mean nothing anyway); a measuring run one after the other.
+    if (settings.smoke) await Promise.all(order.map((side) => measure(side, round)))
+    else for (const side of order) await measure(side, round)
+  }
+  result.sides = sides.map((side, index) => ({ ...summarise(side), key: peers[index]!.key }))
+  const pairs = [
+    ...peerGoals.map((goal) => ({
+      name: `peers ${scenario.id}: Weft vs ${goal.name}`,
+      baseline: goal.peer,
+      candidate: 'weft' as const,
+      required: goal.required as number,
+    })),
+    { name: `peers ${scenario.id}: control (bare Fastify vs itself)`, baseline: 'fastify', candidate: 'control' },
+  ] as const
+  for (const pair of pairs) {
+    const baseline = sides[peers.findIndex((peer) => peer.key === pair.baseline)]!
+    const candidate = sides[peers.findIndex((peer) => peer.key === pair.candidate)]!
+    const cpu = roundRatios(
+      baseline.rounds.map((item) => item.cpuUsPerRequest),
+      candidate.rounds.map((item) => item.cpuUsPerRequest),
+    )
+    const rps = roundRatios(
+      candidate.rounds.map((item) => item.requestsPerSec),
+      baseline.rounds.map((item) => item.requestsPerSec),
+    )
+    const ratio: PeerRatio = {
+      name: pair.name,
+      baseline: pair.baseline,
+      candidate: pair.candidate,
+      cpuRatio: median(cpu),
+      cpuSpread: quartiles(cpu),
+      ratio: median(rps),
+      spread: quartiles(rps),
+    }
+    if ('required' in pair) {
+      ratio.required = pair.required
+      if (!settings.smoke) ratio.met = ratio.cpuRatio >= pair.required
+    }
+    result.ratios.push(ratio)
+  }
+  return result
+}
