@@ -53,7 +53,8 @@ export async function waitForOutput(
   const deadline = Date.now() + timeoutMs
   while (!output().includes(text)) {
     if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}:\n${output()}`)
-    if (Date.now() > deadline) throw new Error(`the server never printed "${text}" within ${timeoutMs / 1000} s:\n${output()}`)
+    if (Date.now() > deadline)
+      throw new Error(`the server never printed "${text}" within ${timeoutMs / 1000} s:\n${output()}`)
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }
