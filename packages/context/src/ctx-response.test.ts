@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net'
+import { connect } from 'node:net'
 import { Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { makeApp } from '../test/app.js'
@@ -14,6 +16,22 @@ async function respond(write: (c: Ctx) => unknown, headers: Record<string, strin
   return app.inject({ url: '/', headers })
 }
 
+/** Sends GETs for `paths` on one keep-alive connection and returns all the bytes read until the last response ends. */
+function rawExchange(port: number, paths: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1')
+    let text = ''
+    const requests = paths.map((path, i) => {
+      const close = i === paths.length - 1 ? 'connection: close\r\n' : ''
+      return `GET ${path} HTTP/1.1\r\nhost: localhost\r\n${close}\r\n`
+    })
+    socket.on('connect', () => socket.write(requests.join('')))
+    socket.on('data', (chunk) => (text += chunk))
+    socket.on('end', () => resolve(text))
+    socket.on('error', reject)
+  })
+}
+
 describe('status and sendStatus', () => {
   it('sets the status, chainably', async () => {
     expect((await respond((c) => c.status(418).sendString('tea'))).statusCode).toBe(418)
@@ -28,19 +46,18 @@ describe('status and sendStatus', () => {
 })
 
 describe('statuses without a body', () => {
-  it.each([204, 205, 304])('sendStatus(%d) sends no body and no Content-Type', async (code) => {
+  it.each([204, 205, 304])('sendStatus(%d) sends no body, no Content-Type and no Content-Length', async (code) => {
     const res = await respond((c) => c.sendStatus(code))
     expect(res.statusCode).toBe(code)
     expect(res.body).toBe('')
     expect(res.headers['content-type']).toBeUndefined()
-    if (code !== 205) expect(res.headers['content-length']).toBeUndefined()
-    else expect(res.headers['content-length'] ?? '0').toBe('0')
+    expect(res.headers['content-length']).toBeUndefined()
   })
 
   it.each([204, 205, 304])('a body set before sendStatus(%d) is dropped', async (code) => {
     const res = await respond((c) => c.sendString('hello').sendStatus(code))
     expect(res.body).toBe('')
-    expect(res.headers['content-length'] ?? '0').toBe('0')
+    expect(res.headers['content-length']).toBeUndefined()
   })
 
   it.each([
@@ -48,16 +65,51 @@ describe('statuses without a body', () => {
     ['json', (c: Ctx) => c.status(204).json({ a: 1 })],
     ['write', (c: Ctx) => c.status(304).write(Buffer.from('x'))],
     ['sendStream', (c: Ctx) => c.status(205).sendStream(Readable.from(['x']))],
-  ])('%s() on a status without content sends no body', async (_op, write) => {
+  ])('%s() on a status without content sends no body and no Content-Length', async (_op, write) => {
     const res = await respond(write)
     expect(res.body).toBe('')
-    expect(res.headers['content-length'] ?? '0').toBe('0')
+    expect(res.headers['content-length']).toBeUndefined()
   })
 
-  it('sendStatus() on a code without a reason phrase (299) sends an empty body', async () => {
+  it('sendStatus() on a code without a reason phrase (299) sends no body, no Content-Type and no Content-Length', async () => {
     const res = await respond((c) => c.sendStatus(299))
     expect([res.statusCode, res.body]).toEqual([299, ''])
-    expect(res.headers['content-length'] ?? '0').toBe('0')
+    expect(res.headers['content-type']).toBeUndefined()
+    expect(res.headers['content-length']).toBeUndefined()
+  })
+
+  it('sendStatus(299) keeps a body set before it, and a body written after it', async () => {
+    const before = await respond((c) => c.sendString('kept').sendStatus(299))
+    expect([before.body, before.headers['content-length']]).toEqual(['kept', '4'])
+    const after = await respond((c) => c.sendStatus(299).sendString('later'))
+    expect([after.body, after.headers['content-length']]).toEqual(['later', '5'])
+  })
+
+  it('over HTTP/1.1, 205 and 299 without a length still end cleanly and keep the connection open', async () => {
+    const app = await makeApp()
+    app.get(
+      '/reset',
+      handle((c) => c.sendStatus(205)),
+    )
+    app.get(
+      '/unknown',
+      handle((c) => c.sendStatus(299)),
+    )
+    app.get(
+      '/next',
+      handle((c) => c.sendString('next')),
+    )
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    try {
+      const { port } = app.server.address() as AddressInfo
+      const raw = await rawExchange(port, ['/reset', '/unknown', '/next'])
+      const heads = raw.split('\r\n\r\n')
+      expect(raw.match(/^HTTP\/1\.1 \d+/gm)).toEqual(['HTTP/1.1 205', 'HTTP/1.1 299', 'HTTP/1.1 200'])
+      expect(raw.toLowerCase()).not.toMatch(/content-length: 0/)
+      expect(heads.at(-1)).toBe('next')
+    } finally {
+      await app.close()
+    }
   })
 
   it.each([

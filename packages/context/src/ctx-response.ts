@@ -11,6 +11,7 @@ import { type RouteURLParams, routeURL } from './routes.js'
 import { decodePath, sendFile } from './send-file.js'
 import { toHTMLParagraph, toJSON, toJSONP, toText, toXML } from './serializers.js'
 import { checkStatus, statusForbidsBody, statusText } from './status.js'
+import { kNoContent } from './symbols.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 const FORMAT_OFFERS = ['text/plain', 'text/html', 'application/json']
@@ -24,13 +25,13 @@ export class ResponseCtx extends RequestCtx {
   }
 
   /**
-   * Sets the status; when no body was set, the body becomes its reason phrase (none for codes
-   * without one, like 299). 1xx, 204, 205 and 304 responses are sent without a body.
+   * Sets the status; when no body was set, the body becomes its reason phrase. A code without one
+   * (299) and 1xx, 204, 205 and 304 are sent with no content at all: no body, no Content-Length.
    */
   sendStatus(code: number): this {
     this._res.code(checkStatus(code))
     if (statusForbidsBody(code)) return this.setBody('')
-    if (this._body === undefined && this._chunks === undefined) this._body = statusText(code)
+    if (this._body === undefined && this._chunks === undefined) this._body = statusText(code) || kNoContent
     return this
   }
 

@@ -1,5 +1,7 @@
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import type { CtxBase } from './ctx-base.js'
 import { statusForbidsBody } from './status.js'
+import { kNoContent } from './symbols.js'
 
 function discard(body: unknown): void {
   const stream = body as { destroy?: () => void } | undefined
@@ -7,10 +9,27 @@ function discard(body: unknown): void {
 }
 
 /**
- * 1xx, 204, 205 and 304 carry no content: whatever was buffered or returned is dropped (a stream
- * is destroyed, so a file it reads is closed) and the reply is sent empty. Sending it here, with
- * no payload at all, keeps Fastify from adding a Content-Type or a Content-Length of the dropped
- * body (it still sends `Content-Length: 0` for 205, which HTTP/1.1 framing needs, as fasthttp does).
+ * Fastify adds `Content-Length: 0` to every empty reply but 204 and 304, after the last hook has
+ * run, so no hook can take it off. A response with no content at all (205, or `sendStatus(299)`)
+ * must not announce a length, so the header is dropped as the head is written. Over HTTP/1.1,
+ * Node then frames the empty response with a single zero-length chunk (RFC 9110 §15.3.6 allows
+ * both), and the connection stays open.
+ */
+function omitContentLength(raw: ServerResponse): void {
+  const writeHead = raw.writeHead
+  raw.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    const headers = args.at(-1)
+    if (headers !== null && typeof headers === 'object' && !Array.isArray(headers)) {
+      delete (headers as OutgoingHttpHeaders)['content-length']
+    }
+    return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args)
+  } as ServerResponse['writeHead']
+}
+
+/**
+ * 1xx, 204, 205 and 304 carry no content, nor does `sendStatus()` of a code without a reason
+ * phrase: whatever was buffered or returned is dropped (a stream is destroyed, so a file it reads
+ * is closed) and the reply is sent with no payload, no Content-Type and no Content-Length.
  */
 function sendWithoutBody(c: CtxBase, result: unknown): unknown {
   discard(c._body)
@@ -19,6 +38,7 @@ function sendWithoutBody(c: CtxBase, result: unknown): unknown {
   c._chunks = undefined
   c._res.removeHeader('content-length')
   c._res.removeHeader('content-type')
+  omitContentLength(c._res.raw)
   c._res.send()
   return c._res
 }
@@ -33,7 +53,7 @@ export function finish(c: CtxBase, result: unknown): unknown {
   const reply = c._res
   // sent or being sent directly (`return reply` is Fastify's way to say so)
   if (reply.sent || reply.raw.headersSent || result === reply) return undefined
-  if (statusForbidsBody(reply.statusCode)) return sendWithoutBody(c, result)
+  if (statusForbidsBody(reply.statusCode) || c._body === kNoContent) return sendWithoutBody(c, result)
   if (c._chunks !== undefined) return Buffer.concat(c._chunks)
   if (c._body !== undefined) return c._body
   if (result !== undefined && result !== c) return result

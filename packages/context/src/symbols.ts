@@ -12,3 +12,5 @@ export const kRawBody = Symbol('weft.context.rawBody')
 export const kChain = Symbol('weft.context.chain')
 /** The decoded request body (or the error decoding it), computed while the body is read. */
 export const kDecodedBody = Symbol('weft.context.decodedBody')
+/** A buffered body meaning "no content at all": what `sendStatus()` leaves for a code without a reason phrase. */
+export const kNoContent = Symbol('weft.context.noContent')
