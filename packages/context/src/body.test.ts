@@ -1,3 +1,5 @@
+import { request as httpRequest } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import Fastify from 'fastify'
 import { describe, expect, it } from 'vitest'
@@ -182,5 +184,93 @@ describe('body() decoding limits (decompression bombs)', () => {
     })
     expect(res.json().length).toBe(64 * 1024 * 1024)
     expect(res.json().ms).toBeLessThan(5)
+  })
+})
+
+/** POSTs `parts` over a real socket, one write each with a pause between, as a chunked body. */
+function postInParts(port: number, parts: Buffer[], contentType: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port, method: 'POST', path: '/', headers: { 'content-type': contentType } },
+      (res) => {
+        let text = ''
+        res.setEncoding('utf8')
+        res.on('data', (chunk) => (text += chunk))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+      },
+    )
+    req.on('error', reject)
+    const writeNext = (index: number) => {
+      if (index === parts.length) return void req.end()
+      req.write(parts[index])
+      setTimeout(() => writeNext(index + 1), 5)
+    }
+    writeNext(0)
+  })
+}
+
+describe('body() over a real socket', () => {
+  const json = JSON.stringify({ text: 'é'.repeat(40_000), list: Array.from({ length: 2_000 }, (_, i) => i) })
+  const bytes = Buffer.from(json)
+  // split inside a two-byte character too, so chunk boundaries cannot be hidden by decoding
+  const parts = [bytes.subarray(0, 1001), bytes.subarray(1001, 50_000), bytes.subarray(50_000)]
+
+  async function serve(setup: (app: Awaited<ReturnType<typeof makeApp>>) => void) {
+    const app = await makeApp()
+    setup(app)
+    app.post(
+      '/',
+      handle((c) =>
+        c.json({
+          same: c.body().equals(bytes),
+          length: c.body().length,
+          parsedList: (c.request().body as { list: number[] }).list.length,
+        }),
+      ),
+    )
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    return { app, port: (app.server.address() as AddressInfo).port }
+  }
+
+  it('keeps every byte of a body sent in parts, and Fastify still parses all of it', async () => {
+    const { app, port } = await serve(() => {})
+    try {
+      const res = await postInParts(port, parts, 'application/json')
+      expect(res.status).toBe(200)
+      expect(JSON.parse(res.text)).toEqual({ same: true, length: bytes.length, parsedList: 2_000 })
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('loses nothing when a later preParsing hook waits before Fastify reads the body', async () => {
+    const { app, port } = await serve((app) => {
+      app.addHook('preParsing', async () => {
+        await new Promise((resolve) => setTimeout(resolve, 30))
+      })
+    })
+    try {
+      const res = await postInParts(port, [bytes], 'application/json')
+      expect(JSON.parse(res.text)).toEqual({ same: true, length: bytes.length, parsedList: 2_000 })
+    } finally {
+      await app.close()
+    }
+  })
+
+  it('answers 413 for a body over the route limit and keeps serving', async () => {
+    const app = await makeApp({}, { bodyLimit: 10_000 })
+    app.post(
+      '/',
+      handle((c) => c.sendString(String(c.body().length))),
+    )
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    try {
+      const { port } = app.server.address() as AddressInfo
+      expect((await postInParts(port, parts, 'application/json')).status).toBe(413)
+      const small = await postInParts(port, [Buffer.from('{"a":1}')], 'application/json')
+      expect([small.status, small.text]).toEqual([200, '7'])
+    } finally {
+      await app.close()
+    }
   })
 })
