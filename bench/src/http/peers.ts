@@ -1,6 +1,6 @@
 // The peer comparison: the same five routes on bare Fastify 5, Weft, Express 5 and Hono 4 (and bare
 // Fastify again, as the control), each framework in its own server processes (src/servers/peers-*.ts).
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { type Profile, summarise as summariseProfile } from '../profile-summary.js'
 import { itemBody } from '../servers/peers-shared.js'
 import type { BenchSettings } from '../settings.js'
@@ -135,18 +135,31 @@ export async function comparePeers(scenarios: PeerScenario[], context: CompareCo
   return results
 }
 
-/** Self time by owner of the main-thread profiles in `dir` (idle left out), largest first. */
+/**
+ * Self time by owner of the main-thread profiles of a server's processes (`<dir>_1`, `<dir>_2`,
+ * ...; idle left out), largest first.
+ */
 function ownerShares(dir: string): [string, number][] {
-  try {
-    const file = readdirSync(dir).find((name) => /^CPU\..*\.0\.\d+\.cpuprofile$/.test(name))
-    if (!file) return []
-    const summary = summariseProfile(JSON.parse(readFileSync(`${dir}/${file}`, 'utf8')) as Profile, 12)
-    const busy = summary.owners.filter(([name]) => name !== '(idle)')
-    const total = summary.totalMs - (summary.owners.find(([name]) => name === '(idle)')?.[1] ?? 0)
-    return busy.slice(0, 8).map(([name, ms]) => [name, (ms / total) * 100])
-  } catch {
-    return []
+  const totals = new Map<string, number>()
+  let busyMs = 0
+  for (let n = 1; existsSync(`${dir}_${n}`); n++) {
+    const file = readdirSync(`${dir}_${n}`).find((name) => /^CPU\..*\.0\.\d+\.cpuprofile$/.test(name))
+    if (!file) continue
+    try {
+      const summary = summariseProfile(JSON.parse(readFileSync(`${dir}_${n}/${file}`, 'utf8')) as Profile, 12)
+      for (const [name, ms] of summary.owners) {
+        if (name === '(idle)') continue
+        totals.set(name, (totals.get(name) ?? 0) + ms)
+        busyMs += ms
+      }
+    } catch {
+      // a profile cut short (the process was killed) is left out
+    }
   }
+  return [...totals]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([name, ms]) => [name, (ms / busyMs) * 100])
 }
 
 async function runPeers(

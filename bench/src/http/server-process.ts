@@ -53,6 +53,12 @@ export function startServer(
     // No fixed --cpu-prof-name: each thread writes its own file (the main thread's is `CPU.*.0.*`).
     nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${options.profileDir}/${name.replace(/[^\w.-]+/g, '_')}`)
   }
+  // V8 decides early, per allocation site, whether to allocate objects straight in the old
+  // generation ("pretenuring"). Under 1,000 requests in flight that decision flips at random: a
+  // process that takes it spends ~6x the GC time for its whole life (~30 % more CPU per request
+  // on the JSON body route), so two processes of the same server differed by 1.4x. Switched off
+  // for every server alike; `BENCH_PRETENURING=1` keeps V8's default.
+  if (process.env.BENCH_PRETENURING !== '1') nodeArgs.push('--no-allocation-site-pretenuring')
   nodeArgs.push(`${serversDir}${script}.js`)
   // The orchestrator is pinned to the load generator's core and children inherit that: widen the
   // child's mask to every core for start-up, then pin it to its own core once it is ready.

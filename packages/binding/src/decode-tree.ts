@@ -42,6 +42,9 @@ const checks: Record<string, [Check, string]> = {
   null: [(v) => v === null, 'null'],
 }
 
+// The cache key of each mode and tag, built once: the lookup runs on every bound body.
+const cacheKeys: Record<TreeMode, Map<string, string>> = { typed: new Map(), text: new Map() }
+
 /** The compiled tree plan of `schema` for `tag` (cached per schema, tag and mode). */
 export function treePlanFor(schema: TSchema, tag: string, mode: TreeMode, config: BindingConfig): TreePlan {
   let byTag = config.plans.get(schema)
@@ -49,7 +52,11 @@ export function treePlanFor(schema: TSchema, tag: string, mode: TreeMode, config
     byTag = new Map()
     config.plans.set(schema, byTag)
   }
-  const cacheKey = `tree:${mode}:${tag}`
+  let cacheKey = cacheKeys[mode].get(tag)
+  if (cacheKey === undefined) {
+    cacheKey = `tree:${mode}:${tag}`
+    cacheKeys[mode].set(tag, cacheKey)
+  }
   let plan = byTag.get(cacheKey) as TreePlan | undefined
   if (plan === undefined) {
     plan = compile(schema, tag, mode, config)
@@ -89,40 +96,52 @@ function compile(schema: TSchema, tag: string, mode: TreeMode, config: BindingCo
 /**
  * Decodes a parsed body against its plan: maps tag keys to properties, keeps only the schema's
  * properties (on fresh objects: no prototype pollution), fills defaults and checks or converts
- * scalar types. A mismatch is a `BindError` naming the property path.
+ * scalar types. A mismatch is a `BindError` naming the property path. The path is put together
+ * only when something fails (each level adds its key as the error passes up), so a body that
+ * binds builds no path strings.
  */
-export function decodeTree(plan: TreePlan, value: unknown, options: TreeOptions, path = ''): unknown {
+export function decodeTree(plan: TreePlan, value: unknown, options: TreeOptions): unknown {
   switch (plan.kind) {
     case 'object':
-      return decodeObject(plan, value, options, path)
-    case 'array': {
-      const list = Array.isArray(value) ? value : options.mode === 'text' && value !== '' ? [value] : undefined
-      if (list === undefined) throw new BindError(options.source, path, `${describe(value)} is not an array`)
-      const items = plan.items
-      if (items === undefined) return list
-      return list.map((item, i) => decodeTree(items, item, options, `${path}[${i}]`))
-    }
+      return decodeObject(plan, value, options)
+    case 'array':
+      return decodeArray(plan, value, options)
     case 'scalar':
-      return decodeScalar(plan, value, options, path)
+      return decodeScalar(plan, value, options)
     default:
       return value
   }
+}
+
+function decodeArray(plan: Extract<TreePlan, { kind: 'array' }>, value: unknown, options: TreeOptions): unknown[] {
+  const list = Array.isArray(value) ? value : options.mode === 'text' && value !== '' ? [value] : undefined
+  if (list === undefined) throw new BindError(options.source, '', `${describe(value)} is not an array`)
+  const items = plan.items
+  if (items === undefined) return list
+  const out = new Array<unknown>(list.length)
+  for (let i = 0; i < list.length; i++) {
+    try {
+      out[i] = decodeTree(items, list[i], options)
+    } catch (err) {
+      throw under(err, `[${i}]`)
+    }
+  }
+  return out
 }
 
 function decodeObject(
   plan: Extract<TreePlan, { kind: 'object' }>,
   value: unknown,
   options: TreeOptions,
-  path: string,
 ): Record<string, unknown> {
   const source = value === '' && options.mode === 'text' ? {} : value
   if (!isPlainObject(source)) {
-    throw new BindError(options.source, path, `${describe(value)} is not an object`)
+    throw new BindError(options.source, '', `${describe(value)} is not an object`)
   }
   const input = source as Record<string, unknown>
   if (!options.config.ignoreUnknownKeys) {
     for (const key of Object.keys(input)) {
-      if (!plan.keys.has(key)) throw new BindError(options.source, join(path, key), `unknown key "${key}"`)
+      if (!plan.keys.has(key)) throw new BindError(options.source, key, `unknown key "${key}"`)
     }
   }
   const out: Record<string, unknown> = {}
@@ -133,32 +152,37 @@ function decodeObject(
       if (options.defaults && prop.hasDefault) setProp(out, prop.prop, structuredClone(prop.defaultValue))
       continue
     }
-    setProp(out, prop.prop, decodeTree(prop.plan, raw, nested, join(path, prop.key)))
+    let decoded: unknown
+    try {
+      decoded = decodeTree(prop.plan, raw, nested)
+    } catch (err) {
+      throw under(err, prop.key)
+    }
+    setProp(out, prop.prop, decoded)
   }
   return out
 }
 
-function decodeScalar(
-  plan: Extract<TreePlan, { kind: 'scalar' }>,
-  value: unknown,
-  options: TreeOptions,
-  path: string,
-): unknown {
+/** A `BindError` from inside `segment` (a key, or `[i]`), its path prefixed with it; others as they are. */
+function under(err: unknown, segment: string): unknown {
+  if (!(err instanceof BindError)) return err
+  const inner = err.field
+  const field = inner === '' ? segment : inner.startsWith('[') ? `${segment}${inner}` : `${segment}.${inner}`
+  return new BindError(err.source, field, err.cause)
+}
+
+function decodeScalar(plan: Extract<TreePlan, { kind: 'scalar' }>, value: unknown, options: TreeOptions): unknown {
   if (options.mode === 'text' && typeof value === 'string') {
     const converted = plan.convert(value)
     if (converted !== FAIL) return converted
   } else if (plan.check(value)) return value
-  throw new BindError(options.source, path, `${describe(value)} is not ${plan.expected}`)
+  throw new BindError(options.source, '', `${describe(value)} is not ${plan.expected}`)
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false
   const proto = Object.getPrototypeOf(value)
   return proto === Object.prototype || proto === null
-}
-
-function join(path: string, key: string): string {
-  return path === '' ? key : `${path}.${key}`
 }
 
 function describe(value: unknown): string {
