@@ -1,0 +1,112 @@
+// What the in-process tools share (in-process.mjs, in-process-json.mjs): a socket that discards
+// its writes, the request/response pair handed to `app.routing()`, and the orchestration of
+// variants in processes of their own, measured in interleaved rounds of CPU time.
+import { fork } from 'node:child_process'
+import { IncomingMessage, ServerResponse } from 'node:http'
+import { Duplex } from 'node:stream'
+
+const PROCESSES = Number(process.env.PROCESSES ?? 3)
+const ROUNDS = Number(process.env.ROUNDS ?? 12)
+
+// Keeps what is written only while `written` is an array (the check of the first answer).
+let written
+const sink = new Duplex({
+  write: (chunk, _encoding, callback) => {
+    written?.push(chunk)
+    callback()
+  },
+  writev: (chunks, callback) => {
+    written?.push(...chunks.map((item) => item.chunk))
+    callback()
+  },
+  read() {},
+})
+sink.remoteAddress = '127.0.0.1'
+
+/**
+ * One request through `app.routing()` on Node's own objects (not `app.inject()`: its request
+ * objects would make Fastify's call sites polymorphic). `prepare(req)` gives the request its
+ * method, URL and headers; `afterRouting(req)`, if given, feeds its body as a socket would, after
+ * the headers. Resolves when the response is finished.
+ */
+export function routeOnce(app, prepare, afterRouting) {
+  return new Promise((resolve) => {
+    const req = new IncomingMessage(sink)
+    prepare(req)
+    const res = new ServerResponse(req)
+    res.assignSocket(sink)
+    res.on('finish', () => {
+      res.detachSocket(sink)
+      resolve()
+    })
+    app.routing(req, res)
+    afterRouting?.(req)
+  })
+}
+
+const cpuNs = () => {
+  const { user, system } = process.cpuUsage()
+  return (user + system) * 1000
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[sorted.length >> 1]
+}
+
+/** A worker process: checks the first answer with `isRight`, then runs batches when asked. */
+export async function runWorker(name, app, request, isRight) {
+  written = []
+  await request(app)
+  const answer = Buffer.concat(written.map((item) => Buffer.from(item))).toString()
+  written = undefined
+  if (!isRight(answer)) throw new Error(`${name} answered ${answer}`)
+  process.on('message', async (count) => {
+    const start = cpuNs()
+    for (let i = 0; i < count; i++) await request(app)
+    process.send((cpuNs() - start) / count)
+  })
+  process.send('ready')
+}
+
+/** Forks `script` once per variant and copy (`IN_PROCESS_VARIANT`), measures, prints the table. */
+export async function orchestrate(script, known, names, requests) {
+  const unknown = names.filter((name) => !known.includes(name))
+  if (unknown.length > 0) throw new Error(`unknown variants: ${unknown.join(', ')}; known: ${known}`)
+  const workers = []
+  for (const name of names) {
+    for (let copy = 0; copy < PROCESSES; copy++) {
+      const child = fork(script, { env: { ...process.env, IN_PROCESS_VARIANT: name } })
+      await new Promise((resolve) => child.once('message', resolve))
+      workers.push({ name, child, samples: [] })
+    }
+  }
+  const ask = (child, count) =>
+    new Promise((resolve) => {
+      child.once('message', resolve)
+      child.send(count)
+    })
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const worker of round % 2 === 0 ? workers : [...workers].reverse()) {
+      worker.samples.push(await ask(worker.child, requests))
+    }
+  }
+  // The first rounds warm the JIT up; each process's median, then the median over its processes.
+  const perName = new Map()
+  for (const worker of workers) {
+    const list = perName.get(worker.name) ?? []
+    list.push(median(worker.samples.slice(Math.min(4, ROUNDS - 1))))
+    perName.set(worker.name, list)
+    worker.child.kill()
+  }
+  const baseline = median(perName.get(names[0]))
+  console.log(`CPU ns per request (median of ${PROCESSES} processes; each process's figures in brackets)`)
+  for (const [name, list] of perName) {
+    const value = median(list)
+    const extra = value - baseline
+    console.log(
+      `${name.padEnd(48)} ${value.toFixed(0).padStart(6)} ns  ${extra >= 0 ? '+' : ''}${extra.toFixed(0).padStart(5)} ns  ` +
+        `[${list.map((item) => item.toFixed(0)).join(' ')}]`,
+    )
+  }
+}
