@@ -36,8 +36,8 @@ function sendWithoutBody(c: CtxBase, result: unknown): unknown {
   discard(result)
   c._body = undefined
   c._chunks = undefined
-  c._res.removeHeader('content-length')
   c._res.removeHeader('content-type')
+  // any Content-Length, set by the handler or added by Fastify, goes as the head is written
   omitContentLength(c._res.raw)
   c._res.send()
   return c._res
