@@ -3,43 +3,28 @@
  * alternatives a Fastify user would pick:
  *   1. `qs.parse` + Ajv (coerceTypes, compiled once)
  *   2. `qs.parse` + TypeBox `Value.Convert` + compiled `Check`
- *   3. Fastify routes through `app.inject`: its own querystring schema vs a handler using bind()
- *      (ops per CPU-second of this process).
- * Each comparison runs in the same process; the median of >= 5 rounds is reported.
+ *   3. Fastify routes through `app.inject`: its own querystring schema vs a handler using bind(),
+ *      each route in processes of its own (ops per CPU-second; see `measureRoutes`).
+ * The micro rows run in this process; the median of 5 rounds is reported.
  * `BENCH_SMOKE=1` runs the same code with a tiny time budget; `BENCH_PROFILE=1` profiles the route
  * tasks instead of measuring them (see `profile.ts`).
  */
+import { type ChildProcess, fork } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { Ajv } from 'ajv'
 import { parse as fastParse } from 'fast-querystring'
-import Fastify, { type FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
 import { parse as qsParse } from 'qs'
 import { Bench } from 'tinybench'
-import { Type } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { Value } from 'typebox/value'
-import { bind, weftBinding } from '../src/index.js'
+import { bind } from '../src/index.js'
+import { raw, routeApp, routes, Search } from './routes.js'
 
 const smoke = process.env.BENCH_SMOKE === '1'
 const rounds = 5
 const time = smoke ? 20 : 500
-
-const Search = Type.Object({
-  page: Type.Integer({ minimum: 1 }),
-  limit: Type.Integer({ minimum: 1, maximum: 100 }),
-  offset: Type.Integer({ minimum: 0 }),
-  active: Type.Boolean(),
-  featured: Type.Boolean(),
-  q: Type.String({ maxLength: 100 }),
-  sort: Type.Union([Type.Literal('price'), Type.Literal('name')]),
-  colors: Type.Array(Type.String()),
-  sizes: Type.Array(Type.Integer()),
-  price: Type.Object({ min: Type.Integer(), max: Type.Integer() }),
-})
-
-const raw =
-  'page=2&limit=50&offset=100&active=true&featured=false&q=running%20shoes&sort=price' +
-  '&colors=red&colors=blue&sizes=40&sizes=41&sizes=42&price[min]=10&price[max]=99'
 
 // 1. qs + Ajv: the usual hand-rolled combination (Ajv compiled once, coercing in place)
 const ajv = new Ajv({ coerceTypes: 'array', useDefaults: true, allErrors: false })
@@ -65,25 +50,6 @@ async function weft(): Promise<unknown> {
   return bind(request).query(Search)
 }
 
-// Route level: Fastify's querystring schema (flat keys: its parser has no nesting) vs bind()
-const FlatSearch = Type.Object({
-  ...Search.properties,
-  price: undefined as never,
-  'price[min]': Type.Integer(),
-  'price[max]': Type.Integer(),
-})
-delete (FlatSearch.properties as Record<string, unknown>).price
-;(FlatSearch as unknown as { required: string[] }).required = Object.keys(FlatSearch.properties)
-const fastifyApp = Fastify()
-fastifyApp.get('/', { schema: { querystring: FlatSearch } }, async (request) => request.query)
-const weftApp = Fastify()
-await weftApp.register(weftBinding)
-weftApp.get('/', async (request) => bind(request).query(Search))
-const leanApp = Fastify()
-await leanApp.register(weftBinding, { multipart: false })
-leanApp.get('/', async (request) => bind(request).query(Search))
-await Promise.all([fastifyApp.ready(), weftApp.ready(), leanApp.ready()])
-
 for (const check of [await weft(), qsAjv(), qsTypebox()]) {
   if ((check as { price: { max: number } }).price.max !== 99) throw new Error('benchmark inputs disagree')
 }
@@ -103,31 +69,24 @@ const micro: Tasks = {
   'qs.parse + Ajv': batched(qsAjv),
   'qs.parse + TypeBox Convert/Check': batched(qsTypebox),
 }
-const routes: Tasks = {
-  'route: Fastify querystring schema': batched(() => fastifyApp.inject({ url: `/?${raw}` })),
-  'route: bind().query()': batched(() => weftApp.inject({ url: `/?${raw}` })),
-  'route: bind().query(), multipart: false': batched(() => leanApp.inject({ url: `/?${raw}` })),
-}
 
 if (process.env.BENCH_PROFILE === '1') {
   const { profileTasks } = await import('./profile.js')
-  await profileTasks(routes, smoke ? 1 : 3)
-  await Promise.all([fastifyApp.close(), weftApp.close(), leanApp.close()])
+  const tasks: Tasks = {}
+  for (const [name, variant] of Object.entries(routes)) {
+    const app = await routeApp(variant)
+    tasks[name] = batched(() => app.inject({ url: `/?${raw}` }))
+  }
+  await profileTasks(tasks, smoke ? 1 : 3)
   process.exit(0)
 }
 
-/** Process CPU time in ms: the route rows are timed with it, so other load on the machine counts less. */
-function cpuNow(): number {
-  const { user, system } = process.cpuUsage()
-  return (user + system) / 1000
-}
-
 /** Median-ready ops/s samples of each task: `rounds` rounds, the order rotated every round. */
-async function measure(tasks: Tasks, now?: () => number): Promise<Map<string, number[]>> {
+async function measure(tasks: Tasks): Promise<Map<string, number[]>> {
   const samples = new Map<string, number[]>(Object.keys(tasks).map((name) => [name, []]))
   const entries = Object.entries(tasks)
   for (let round = 0; round < rounds; round++) {
-    const bench = new Bench({ time, warmupTime: smoke ? 10 : 200, iterations: smoke ? 2 : 10, ...(now && { now }) })
+    const bench = new Bench({ time, warmupTime: smoke ? 10 : 200, iterations: smoke ? 2 : 10 })
     // rotated, so no task always runs right after the same neighbour (GC debt)
     const shift = round % entries.length
     for (const [name, fn] of [...entries.slice(shift), ...entries.slice(0, shift)]) {
@@ -140,15 +99,56 @@ async function measure(tasks: Tasks, now?: () => number): Promise<Map<string, nu
   return samples
 }
 
-// Routes first: the micro tasks' hand-made request objects would otherwise leave bind()'s
-// property accesses polymorphic for the real Fastify requests (making the routes look slower);
-// the other way round only makes the headline bind().query() figure conservative.
-const rows = [...(await measure(routes, cpuNow)), ...(await measure(micro))]
-
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.floor(sorted.length / 2)] ?? 0
 }
+
+/**
+ * The route rows: each route in processes of its own (bench/route-worker.ts), a few of each, asked
+ * in interleaved rounds for the CPU time of a batch of requests. Each process's median round
+ * (after the warm-up rounds) as ops per CPU-second; the row is the median over its processes.
+ */
+async function measureRoutes(): Promise<Map<string, number[]>> {
+  const copies = smoke ? 1 : 3
+  const routeRounds = smoke ? 2 : 10
+  const requests = smoke ? 200 : 10_000
+  const worker = fileURLToPath(new URL('./route-worker.ts', import.meta.url))
+  const workers: { name: string; child: ChildProcess; ns: number[] }[] = []
+  for (const [name, variant] of Object.entries(routes)) {
+    for (let copy = 0; copy < copies; copy++) {
+      const child = fork(worker, {
+        env: { ...process.env, ROUTE_VARIANT: variant },
+        // as every benchmark server runs (bench/src/http/server-process.ts: V8's pretenuring flips at random)
+        execArgv: [...process.execArgv, '--no-allocation-site-pretenuring'],
+      })
+      await new Promise((resolve, reject) => {
+        child.once('message', resolve)
+        child.once('exit', (code) => reject(new Error(`route worker ${variant} exited with ${code}`)))
+      })
+      workers.push({ name, child, ns: [] })
+    }
+  }
+  const ask = (child: ChildProcess, count: number) =>
+    new Promise<number>((resolve) => {
+      child.once('message', (ns) => resolve(ns as number))
+      child.send(count)
+    })
+  for (let round = 0; round < routeRounds; round++) {
+    for (const w of round % 2 === 0 ? workers : [...workers].reverse()) w.ns.push(await ask(w.child, requests))
+  }
+  const out = new Map<string, number[]>()
+  for (const w of workers) {
+    w.child.removeAllListeners('exit')
+    w.child.kill()
+    const warm = w.ns.slice(Math.min(3, routeRounds - 1))
+    out.set(w.name, [...(out.get(w.name) ?? []), 1e9 / median(warm)])
+  }
+  return out
+}
+
+const rows = [...(await measureRoutes()), ...(await measure(micro))]
+
 const result = Object.fromEntries(rows.map(([name, hz]) => [name, Math.round(median(hz))]))
 const hz = (name: string) => result[name] ?? 0
 const ratios = {
@@ -168,4 +168,3 @@ writeFileSync(
   new URL(smoke ? './results.smoke.json' : './results.json', import.meta.url),
   `${JSON.stringify({ smoke, rounds, node: process.version, opsPerSecond: result, ratios }, null, 2)}\n`,
 )
-await Promise.all([fastifyApp.close(), weftApp.close(), leanApp.close()])

@@ -24,6 +24,13 @@ import { assertValid } from './validate.js'
 
 export type { BindOptions } from './read.js'
 
+/** One source's read, called with the binder's target (module-level: no closure per call). */
+type Reader = (target: Target, schema: TSchema, step: Step) => unknown
+
+const readXml: Reader = (target, schema, step) => readTree(target, schema, 'xml', step)
+const readMsgPack: Reader = (target, schema, step) => readTree(target, schema, 'msgpack', step)
+const readCbor: Reader = (target, schema, step) => readTree(target, schema, 'cbor', step)
+
 const plainStep: Step = { options: undefined, defaults: true }
 /** The step of a single-source call (shared when there are no options: no allocation per call). */
 const single = (options: BindOptions | undefined): Step =>
@@ -69,12 +76,13 @@ export class Binder {
    * Each source reads its own tag; `options.files: false` leaves multipart files out.
    */
   all<T extends TSchema>(schema: T, options?: Pick<BindOptions, 'files'>): Promise<Static<T>> {
-    return this.#run(schema, 'all', () => bindAll(this.#target, schema, options?.files !== false))
+    const files = options?.files !== false
+    return this.#run(schema, 'all', (target) => bindAll(target, schema, files), undefined)
   }
 
   /** The body, decoded by its Content-Type (custom binders first). */
   body<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
-    return this.#run(schema, BindSource.Body, () => readBody(this.#target, schema, single(options)))
+    return this.#run(schema, BindSource.Body, readBody, options)
   }
 
   /**
@@ -82,70 +90,76 @@ export class Binder {
    * the bytes of other types are decoded as JSON unless `options.requireContentType`.
    */
   json<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
-    return this.#run(schema, BindSource.Body, () => readJson(this.#target, schema, single(options)))
+    return this.#run(schema, BindSource.Body, readJson, options)
   }
 
   /** An XML body (`xml` tags). */
   xml<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
-    return this.#run(schema, BindSource.Body, () => readTree(this.#target, schema, 'xml', single(options)))
+    return this.#run(schema, BindSource.Body, readXml, options)
   }
 
   /** A MessagePack body (`msgpack` tags); needs `msgpackBodies` from `@weft/binding/msgpack`. */
   msgPack<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
-    return this.#run(schema, BindSource.Body, () => readTree(this.#target, schema, 'msgpack', single(options)))
+    return this.#run(schema, BindSource.Body, readMsgPack, options)
   }
 
   /** A CBOR body (`cbor` tags); needs `cborBodies` from `@weft/binding/cbor`. */
   cbor<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
-    return this.#run(schema, BindSource.Body, () => readTree(this.#target, schema, 'cbor', single(options)))
+    return this.#run(schema, BindSource.Body, readCbor, options)
   }
 
   /** An urlencoded or multipart form (`form` tags; `FileField()` fields receive files). */
   form<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
-    return this.#run(schema, BindSource.Body, () => readForm(this.#target, schema, single(options)))
+    return this.#run(schema, BindSource.Body, readForm, options)
   }
 
   /** The query string (`query` tags). */
   query<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
-    return this.#run(schema, BindSource.Query, () => readQuery(this.#target, schema, single(options)))
+    return this.#run(schema, BindSource.Query, readQuery, options)
   }
 
   /** Path parameters (`uri` tags). */
   uri<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
-    return this.#run(schema, BindSource.URI, () => readUri(this.#target, schema, single(options)))
+    return this.#run(schema, BindSource.URI, readUri, options)
   }
 
   /** Request headers (`header` tags; names match case-insensitively). */
   header<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
-    return this.#run(schema, BindSource.Header, () => readHeader(this.#target, schema, single(options)))
+    return this.#run(schema, BindSource.Header, readHeader, options)
   }
 
   /** Cookies (`cookie` tags). */
   cookie<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
-    return this.#run(schema, BindSource.Cookie, () => readCookie(this.#target, schema, single(options)))
+    return this.#run(schema, BindSource.Cookie, readCookie, options)
   }
 
   /** Headers already set on the reply (`respHeader` tags); needs `bind(request, reply)`. */
   respHeader<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
-    return this.#run(schema, BindSource.RespHeader, () => readRespHeader(this.#target, schema, single(options)))
+    return this.#run(schema, BindSource.RespHeader, readRespHeader, options)
   }
 
   /** The body parsed by the custom binder registered under `name`. */
   custom<T extends TSchema>(name: string, schema: T): Promise<Static<T>> {
-    return this.#run(schema, BindSource.Body, () => {
-      const binder = this.#target.config.customBinders.get(name)
+    const read: Reader = (target) => {
+      const binder = target.config.customBinders.get(name)
       if (binder === undefined) {
         throw new BindingSetupError('WEFT_UNKNOWN_BINDER', `no custom binder is registered under "${name}"`)
       }
-      return readCustom(this.#target, binder.parse.bind(binder), schema)
-    })
+      return readCustom(target, binder.parse.bind(binder), schema)
+    }
+    return this.#run(schema, BindSource.Body, read, undefined)
   }
 
   // Not async: a source that decodes synchronously (query, uri, header, cookie, parsed bodies)
   // with the default validator settles in one step, without the awaits of an async function.
-  #run<T extends TSchema>(schema: T, source: string, decode: () => unknown): Promise<Static<T>> {
+  #run<T extends TSchema>(
+    schema: T,
+    source: string,
+    read: Reader,
+    options: BindOptions | undefined,
+  ): Promise<Static<T>> {
     try {
-      const out = decode()
+      const out = read(this.#target, schema, single(options))
       const checked = isThenable(out)
         ? out.then((value) => this.#checked(value, schema, source))
         : this.#checked(out, schema, source)
@@ -158,13 +172,14 @@ export class Binder {
 
   /** `out` once the struct validator accepts it (maps and skipped validation pass as they are). */
   #checked(out: unknown, schema: TSchema, source: string): unknown {
-    // maps are not structs: Fiber's validator does not run for them
-    if (this.#skip || !isObjectSchema(schema) || isRecordSchema(schema)) return out
+    if (this.#skip) return out
     const validator = this.#target.config.structValidator
     if (validator === undefined) {
       assertValid(out, schema, source)
       return out
     }
+    // maps are not structs: Fiber's validator does not run for them
+    if (!isObjectSchema(schema) || isRecordSchema(schema)) return out
     return this.#validateWith(validator, out, schema, source)
   }
 

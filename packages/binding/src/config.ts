@@ -118,10 +118,20 @@ export function createConfig(): BindingConfig {
 
 const defaults = createConfig()
 
+// The last instance asked and its configuration. Looking the symbol up on an instance walks its
+// encapsulation prototypes (dictionary-mode objects): a cost on every bind() that Fastify's own
+// schema path does not pay. Configurations change in place; only a new one (ensureConfig) resets this.
+let lastServer: unknown
+let lastConfig: BindingConfig = defaults
+
 /** The configuration of the instance serving `request` (defaults when the plugin is not registered). */
 export function configOf(request: FastifyRequest): BindingConfig {
   const server = request.server as unknown as WithConfig | undefined
-  return server?.[kBindingConfig] ?? defaults
+  if (server !== lastServer) {
+    lastConfig = server?.[kBindingConfig] ?? defaults
+    lastServer = server
+  }
+  return lastConfig
 }
 
 /**
@@ -136,6 +146,7 @@ export function ensureConfig(app: FastifyInstance): BindingConfig {
   const inherited = holder[kBindingConfig]
   const config = inherited === undefined ? createConfig() : copyConfig(inherited)
   Object.defineProperty(holder, kBindingConfig, { value: config, writable: true, configurable: true })
+  lastServer = undefined
   return config
 }
 

@@ -2,9 +2,9 @@ import type { BindingConfig } from './config.js'
 import { FAIL } from './convert.js'
 import { normalizeBrackets } from './decode-record.js'
 import { BindError, type BindSource } from './errors.js'
+import { type CompiledBuild, compileBuild } from './map-compiled.js'
 import { arrayIndex, splitKey } from './path.js'
-import { defaultOf, type FieldPlan, type ObjectPlan } from './plan.js'
-import { setProp } from './schema.js'
+import type { FieldPlan, ObjectPlan } from './plan.js'
 
 /** A raw request map: query, form fields, headers, cookies or path params. */
 export type RawMap = Record<string, string | string[] | undefined>
@@ -140,27 +140,14 @@ function unknownKey(key: string, options: MapOptions): void {
   }
 }
 
+/** The output object of `plan` from its slots, by the plan's compiled builder (made on first use). */
 function build(plan: ObjectPlan, slots: Slot[], options: MapOptions, prefix: string): Record<string, unknown> {
-  const out: Record<string, unknown> = {}
-  const fields = plan.fields
-  for (let i = 0; i < fields.length; i++) {
-    const field = fields[i] as FieldPlan
-    const slot = slots[i]
-    if (slot === undefined) {
-      if (options.defaults && field.hasDefault) setProp(out, field.prop, defaultOf(field))
-      continue
-    }
-    if (field.shape === 'scalar' && typeof slot === 'string') {
-      // the common case, without building the error path
-      const value = field.convert(slot)
-      if (value !== FAIL) {
-        setProp(out, field.prop, value)
-        continue
-      }
-    }
-    setProp(out, field.prop, convertField(field, slot, options, prefix + field.key))
+  let compiled = plan.build as CompiledBuild<Exclude<Slot, undefined>, MapOptions> | undefined
+  if (compiled === undefined) {
+    compiled = compileBuild<Exclude<Slot, undefined>, MapOptions>(plan, convertField)
+    plan.build = compiled
   }
-  return out
+  return compiled(slots, options, prefix)
 }
 
 function convertField(field: FieldPlan, slot: Exclude<Slot, undefined>, options: MapOptions, path: string): unknown {

@@ -3,6 +3,7 @@ import type { BindingConfig } from './config.js'
 import { type Converter, FAIL, scalarConverter } from './convert.js'
 import { BindError, type BindSource } from './errors.js'
 import { isFileSchema, isObjectSchema, node, setProp, tagOf } from './schema.js'
+import { type CompiledTree, compileTree } from './tree-compiled.js'
 
 /**
  * How a parsed body's value must look: `typed` bodies (JSON, MessagePack, CBOR) carry their own
@@ -12,10 +13,10 @@ export type TreeMode = 'typed' | 'text'
 
 type Check = (value: unknown) => boolean
 
-type TreePlan =
+export type TreePlan =
   | { kind: 'object'; props: PropPlan[]; keys: Set<string> }
   | { kind: 'array'; items: TreePlan | undefined }
-  | { kind: 'scalar'; check: Check; convert: Converter; expected: string }
+  | { kind: 'scalar'; type: string; check: Check; convert: Converter; expected: string }
   | { kind: 'any' }
 
 type PropPlan = {
@@ -45,8 +46,11 @@ const checks: Record<string, [Check, string]> = {
 // The cache key of each mode and tag, built once: the lookup runs on every bound body.
 const cacheKeys: Record<TreeMode, Map<string, string>> = { typed: new Map(), text: new Map() }
 
-/** The compiled tree plan of `schema` for `tag` (cached per schema, tag and mode). */
-export function treePlanFor(schema: TSchema, tag: string, mode: TreeMode, config: BindingConfig): TreePlan {
+/** A tree plan, and for typed bodies the same plan compiled to code (the path of every request). */
+export type TreeDecoder = { plan: TreePlan; mode: TreeMode; compiled: CompiledTree | undefined }
+
+/** The decoder of `schema` for `tag` (cached per schema, tag and mode). */
+export function treeDecoderFor(schema: TSchema, tag: string, mode: TreeMode, config: BindingConfig): TreeDecoder {
   let byTag = config.plans.get(schema)
   if (byTag === undefined) {
     byTag = new Map()
@@ -57,12 +61,31 @@ export function treePlanFor(schema: TSchema, tag: string, mode: TreeMode, config
     cacheKey = `tree:${mode}:${tag}`
     cacheKeys[mode].set(tag, cacheKey)
   }
-  let plan = byTag.get(cacheKey) as TreePlan | undefined
-  if (plan === undefined) {
-    plan = compile(schema, tag, mode, config)
-    byTag.set(cacheKey, plan)
+  let decoder = byTag.get(cacheKey) as TreeDecoder | undefined
+  if (decoder === undefined) {
+    const plan = compile(schema, tag, mode, config)
+    decoder = { plan, mode, compiled: mode === 'typed' ? compileTree(plan) : undefined }
+    byTag.set(cacheKey, decoder)
   }
-  return plan
+  return decoder
+}
+
+/**
+ * Decodes a parsed body with its decoder: the compiled code when it accepts the value, else the
+ * plan (which says what does not fit, and where).
+ */
+export function decodeBody(
+  decoder: TreeDecoder,
+  value: unknown,
+  source: BindSource,
+  config: BindingConfig,
+  defaults: boolean,
+): unknown {
+  if (decoder.compiled !== undefined) {
+    const out = decoder.compiled(value, defaults, !config.ignoreUnknownKeys)
+    if (out !== FAIL) return out
+  }
+  return decodeTree(decoder.plan, value, { source, config, mode: decoder.mode, defaults })
 }
 
 function compile(schema: TSchema, tag: string, mode: TreeMode, config: BindingConfig): TreePlan {
@@ -84,11 +107,11 @@ function compile(schema: TSchema, tag: string, mode: TreeMode, config: BindingCo
   const typed = typeof n.type === 'string' ? checks[n.type] : undefined
   if (typed !== undefined) {
     const { convert } = scalarConverter(schema, config)
-    return { kind: 'scalar', check: typed[0], convert, expected: typed[1] }
+    return { kind: 'scalar', type: n.type as string, check: typed[0], convert, expected: typed[1] }
   }
   if (mode === 'text' && (n.anyOf !== undefined || n.enum !== undefined || n.const !== undefined)) {
     const { convert, expected } = scalarConverter(schema, config)
-    return { kind: 'scalar', check: () => true, convert, expected }
+    return { kind: 'scalar', type: 'any', check: () => true, convert, expected }
   }
   return { kind: 'any' }
 }

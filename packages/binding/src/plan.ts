@@ -40,6 +40,8 @@ export type ObjectPlan = {
   fileFields: FieldPlan[]
   /** Split nested keys already seen (filled by decoding, bounded in size). */
   paths?: Map<string, string[] | string>
+  /** The compiled build step of map decoding (made on first use; see map-compiled.ts). */
+  build?: unknown
 }
 
 /**

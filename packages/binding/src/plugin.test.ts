@@ -2,7 +2,7 @@ import Fastify from 'fastify'
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { multipart } from '../test/helpers.js'
-import { bind, weftBinding } from './index.js'
+import { bind, setParserDecoder, weftBinding } from './index.js'
 
 const Named = Type.Object({ name: Type.String({ default: 'anonymous' }) })
 
@@ -64,5 +64,25 @@ describe('weftBinding', () => {
       child.get('/child', (request) => bind(request).query(Type.Object({ tags: Type.Array(Type.String()) })))
     })
     expect((await app.inject({ url: '/child?tags=a,b' })).json()).toEqual({ tags: ['a', 'b'] })
+  })
+
+  it('uses each context’s own settings, requests alternating, and settings given after a request', async () => {
+    const app = Fastify()
+    await app.register(weftBinding)
+    const Strict = Type.Object({ name: Type.Optional(Type.String()) })
+    app.get('/', (request) => bind(request).query(Strict))
+    let strictChild: Parameters<typeof setParserDecoder>[0] | undefined
+    await app.register(async (child) => {
+      strictChild = child
+      child.get('/child', (request) => bind(request).query(Strict))
+    })
+    await app.ready()
+    // the child inherits the parent's settings (unknown keys ignored) until it gets its own
+    expect((await app.inject({ url: '/child?name=a&extra=1' })).statusCode).toBe(200)
+    setParserDecoder(strictChild!, { ignoreUnknownKeys: false })
+    for (let i = 0; i < 2; i++) {
+      expect((await app.inject({ url: '/child?name=a&extra=1' })).statusCode).toBe(400)
+      expect((await app.inject({ url: '/?name=a&extra=1' })).statusCode).toBe(200)
+    }
   })
 })

@@ -5,7 +5,7 @@ import type { BindingConfig } from './config.js'
 import { expectedTypes, formatOf, mediaTypeOf } from './content-type.js'
 import { decodeMap, fillsField, type MapOptions, type RawMap } from './decode-map.js'
 import { decodeRecord, isRecordSchema, normalizeBrackets, recordPlanFor } from './decode-record.js'
-import { decodeTree, type TreeMode, treePlanFor } from './decode-tree.js'
+import { decodeBody, type TreeMode, treeDecoderFor } from './decode-tree.js'
 import { BindError, BindingSetupError, BindSource, UnsupportedMediaTypeError, ValidationError } from './errors.js'
 import { bindFiles } from './files.js'
 import { multipartForm } from './multipart.js'
@@ -127,7 +127,7 @@ export function readJson(target: Target, schema: TSchema, step: Step): unknown {
   if (format !== 'json' && (step.options?.requireContentType === true || isOtherFormat(target, mediaType, format))) {
     throw new UnsupportedMediaTypeError(mediaType, expectedTypes.json)
   }
-  return readTree(target, schema, 'json', step)
+  return decodeTreeBody(target, schema, 'json', step, jsonBody(target.request, format === 'json'))
 }
 
 function isOtherFormat(target: Target, mediaType: string, format: string | undefined): boolean {
@@ -156,9 +156,14 @@ export function readTree(target: Target, schema: TSchema, format: TreeFormat, st
       : format === 'xml'
         ? xmlBody(request)
         : binaryBody(request, config, format)
+  return decodeTreeBody(target, schema, format, step, value)
+}
+
+/** A parsed body of `format`, decoded by `schema`. */
+function decodeTreeBody(target: Target, schema: TSchema, format: TreeFormat, step: Step, value: unknown): unknown {
   const mode: TreeMode = format === 'xml' ? 'text' : 'typed'
-  const plan = treePlanFor(schema, step.options?.tag ?? format, mode, config)
-  return decodeTree(plan, value, { source: BindSource.Body, config, mode, defaults: step.defaults })
+  const decoder = treeDecoderFor(schema, step.options?.tag ?? format, mode, target.config)
+  return decodeBody(decoder, value, BindSource.Body, target.config, step.defaults)
 }
 
 /** The value a custom binder's `parse` returns; its plain failures become a `BindError`. */

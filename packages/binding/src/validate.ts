@@ -1,25 +1,30 @@
 import type { TSchema } from 'typebox'
 import { Compile, type Validator } from 'typebox/compile'
+import { isRecordSchema } from './decode-record.js'
 import { ValidationError, type ValidationIssue } from './errors.js'
+import { isObjectSchema } from './schema.js'
 
-const validators = new WeakMap<TSchema, Validator>()
+/** Compiled validators by schema; `null` for schemas the struct validator does not check. */
+const validators = new WeakMap<TSchema, Validator | null>()
 
-function validatorOf(schema: TSchema): Validator {
+function validatorOf(schema: TSchema): Validator | null {
   let validator = validators.get(schema)
   if (validator === undefined) {
-    validator = Compile(schema)
+    // maps are not structs: Fiber's validator does not run for them
+    validator = isObjectSchema(schema) && !isRecordSchema(schema) ? Compile(schema) : null
     validators.set(schema, validator)
   }
   return validator
 }
 
 /**
- * Checks `value` against `schema`'s constraints with TypeBox's compiled validator (compiled once
- * per schema); throws a {@link ValidationError} for `source` listing every failure.
+ * Checks a bound struct against `schema`'s constraints with TypeBox's compiled validator
+ * (compiled once per schema; maps and non-object schemas pass); throws a {@link ValidationError}
+ * for `source` listing every failure.
  */
 export function assertValid(value: unknown, schema: TSchema, source: string): void {
   const validator = validatorOf(schema)
-  if (validator.Check(value)) return
+  if (validator === null || validator.Check(value)) return
   const validation: ValidationIssue[] = validator.Errors(value).map((e) => ({
     instancePath: e.instancePath,
     keyword: e.keyword,

@@ -1,0 +1,175 @@
+import fc from 'fast-check'
+import { type TSchema, Type } from 'typebox'
+import { describe, expect, it } from 'vitest'
+import { createConfig } from './config.js'
+import { FAIL } from './convert.js'
+import { decodeTree, treeDecoderFor } from './decode-tree.js'
+import { BindSource } from './errors.js'
+
+const Order = Type.Object({
+  id: Type.Integer(),
+  title: Type.Optional(Type.String({ json: 'name' })),
+  price: Type.Number(),
+  paid: Type.Boolean({ default: false }),
+  note: Type.Optional(Type.Null()),
+  tags: Type.Array(Type.String(), { default: ['new'] }),
+  grid: Type.Optional(Type.Array(Type.Array(Type.Integer()))),
+  lines: Type.Optional(Type.Array(Type.Object({ sku: Type.String(), qty: Type.Integer({ default: 1 }) }))),
+  ship: Type.Optional(Type.Object({ zip: Type.String(), extra: Type.Any() })),
+  ['__proto__']: Type.Optional(Type.String()),
+  constructor: Type.Optional(Type.Integer()),
+})
+
+/** What the plan interpreter gives: the value, or the BindError it throws. */
+function interpreted(schema: TSchema, value: unknown, defaults: boolean, strict: boolean): unknown {
+  const config = { ...createConfig(), ignoreUnknownKeys: !strict }
+  const { plan } = treeDecoderFor(schema, 'json', 'typed', config)
+  try {
+    return decodeTree(plan, value, { source: BindSource.Body, config, mode: 'typed', defaults })
+  } catch {
+    return FAIL
+  }
+}
+
+function compiled(schema: TSchema, value: unknown, defaults: boolean, strict: boolean): unknown {
+  const decoder = treeDecoderFor(schema, 'json', 'typed', createConfig())
+  return decoder.compiled?.(value, defaults, strict)
+}
+
+const leaf = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.string({ maxLength: 4 }),
+  fc.constant(null),
+  fc.constantFrom('new', 'x'),
+)
+const keys = fc.constantFrom(
+  'id',
+  'name',
+  'title',
+  'price',
+  'paid',
+  'note',
+  'tags',
+  'grid',
+  'lines',
+  'ship',
+  'zip',
+  'extra',
+  'sku',
+  'qty',
+  '__proto__',
+  'constructor',
+  'toString',
+  'other',
+)
+// JSON-shaped values whose keys are mostly the schema's, so that many of them bind
+const body = fc.letrec((tie) => ({
+  value: fc.oneof({ depthSize: 'small' }, leaf, tie('array'), tie('object')),
+  array: fc.array(tie('value'), { maxLength: 4 }),
+  object: fc
+    .array(fc.tuple(keys, tie('value')), { maxLength: 8 })
+    .map((pairs) => JSON.parse(JSON.stringify(Object.fromEntries(pairs))) as unknown),
+})).value
+
+describe('the compiled decoder of typed bodies', () => {
+  it('gives what the plan interpreter gives, for any JSON value (or fails where it fails)', () => {
+    fc.assert(
+      fc.property(body, fc.boolean(), fc.boolean(), (value, defaults, strict) => {
+        expect(compiled(Order, value, defaults, strict)).toEqual(interpreted(Order, value, defaults, strict))
+      }),
+      { numRuns: 3000 },
+    )
+  })
+
+  it('binds a full order into fresh objects and arrays, properties in schema order', () => {
+    const input = {
+      id: 7,
+      name: 'desk',
+      price: 9.5,
+      paid: true,
+      note: null,
+      tags: ['a'],
+      grid: [[1, 2], [3]],
+      lines: [{ sku: 'x', qty: 2 }],
+      ship: { zip: '1000', extra: { any: ['thing'] } },
+      constructor: 3,
+    }
+    const out = compiled(Order, input, true, true) as Record<string, unknown>
+    expect(out).toEqual({ ...input, name: undefined, title: 'desk' })
+    expect(Object.keys(out)).toEqual([
+      'id',
+      'title',
+      'price',
+      'paid',
+      'note',
+      'tags',
+      'grid',
+      'lines',
+      'ship',
+      'constructor',
+    ])
+    expect(out.tags).not.toBe(input.tags)
+    expect((out.grid as unknown[])[0]).not.toBe(input.grid[0])
+    expect(out.ship).not.toBe(input.ship)
+  })
+
+  it('fills defaults with copies (never the schema’s own array), only where asked', () => {
+    const first = compiled(Order, { id: 1, price: 1, lines: [{ sku: 'a' }] }, true, false) as Record<string, unknown>
+    expect(first).toEqual({ id: 1, price: 1, paid: false, tags: ['new'], lines: [{ sku: 'a', qty: 1 }] })
+    ;(first.tags as string[]).push('changed')
+    const second = compiled(Order, { id: 1, price: 1 }, true, false) as Record<string, unknown>
+    expect(second.tags).toEqual(['new'])
+    // defaults off at the top level (all()'s partial reads), still on inside nested objects
+    expect(compiled(Order, { id: 1, price: 1, lines: [{ sku: 'a' }] }, false, false)).toEqual({
+      id: 1,
+      price: 1,
+      lines: [{ sku: 'a', qty: 1 }],
+    })
+  })
+
+  it('keeps a "__proto__" key as a property, never as the prototype', () => {
+    const input = JSON.parse('{"id":1,"price":2,"__proto__":"p"}') as unknown
+    const out = compiled(Order, input, true, false) as Record<string, unknown>
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype)
+    expect(Object.hasOwn(out, '__proto__')).toBe(true)
+    expect(Object.getOwnPropertyDescriptor(out, '__proto__')?.value).toBe('p')
+    const partial = compiled(
+      Order,
+      JSON.parse('{"id":1,"price":2,"paid":true,"tags":[],"__proto__":"q"}'),
+      false,
+      false,
+    )
+    expect(Object.getPrototypeOf(partial)).toBe(Object.prototype)
+  })
+
+  it('reads only own keys: a polluted Object.prototype fills nothing', () => {
+    const proto = Object.prototype as Record<string, unknown>
+    proto.price = 5
+    try {
+      expect(compiled(Order, { id: 1 }, true, false)).toEqual({ id: 1, paid: false, tags: ['new'] })
+    } finally {
+      delete proto.price
+    }
+  })
+
+  it('fails on unknown keys only when strict, and on anything that is not a plain object', () => {
+    expect(compiled(Order, { id: 1, price: 1, other: 1 }, true, true)).toBe(FAIL)
+    expect(compiled(Order, { id: 1, price: 1, other: 1 }, true, false)).toEqual({
+      id: 1,
+      price: 1,
+      paid: false,
+      tags: ['new'],
+    })
+    for (const value of [null, 1, 'x', true, [], new Date(0), Object.create({ id: 1 })]) {
+      expect(compiled(Order, value, true, false)).toBe(FAIL)
+    }
+  })
+
+  it('compiles key names that are not identifiers as string literals', () => {
+    const Odd = Type.Object({ 'a"b': Type.Integer(), 'c\\d': Type.String(), '\u2028': Type.Boolean() })
+    const input = { 'a"b': 1, 'c\\d': 'x', '\u2028': true }
+    expect(compiled(Odd, input, true, true)).toEqual(input)
+  })
+})

@@ -1,0 +1,176 @@
+import { FAIL } from './convert.js'
+import type { TreePlan } from './decode-tree.js'
+
+/**
+ * A typed tree plan compiled to JavaScript: the decoded value, or `FAIL` at the first thing that
+ * does not fit (`decodeTree` then runs the plan again to say what and where).
+ */
+export type CompiledTree = (value: unknown, defaults: boolean, strict: boolean) => unknown
+
+// Written by hand, not with a library: the output must be exactly what `decodeTree` builds (tag
+// keys, schema properties only, defaults), and only generated code makes it cheap. Every property
+// is read and written under its literal name, so V8 gives each output object one hidden class and
+// monomorphic accesses, where a loop over the plan stores under keys it cannot predict (a keyed
+// store per property, ~3x the cost). Names enter the code only as JSON string literals; values
+// (defaults) stay in the closure.
+
+/** Compiles the plan of a typed body (JSON, MessagePack, CBOR). */
+export function compileTree(plan: TreePlan): CompiledTree {
+  const writer = new Writer()
+  const root = writer.function(plan)
+  const source = `${writer.lines.join('\n')}\nreturn ${root}`
+  return new Function('FAIL', 'hasOwn', 'isPlainObject', 'clone', 'setProto', 'defaults', source)(
+    FAIL,
+    Object.hasOwn,
+    isPlainObject,
+    cloneDefault,
+    setProto,
+    writer.defaults,
+  ) as CompiledTree
+}
+
+class Writer {
+  readonly lines: string[] = []
+  readonly defaults: unknown[] = []
+  #count = 0
+  #loops = 0
+
+  /**
+   * Writes a function `(v, d, s)` for `plan` and returns its name: `v` the input, `d` whether
+   * defaults apply at this level, `s` whether unknown keys fail.
+   */
+  function(plan: TreePlan): string {
+    const name = `f${this.#count++}`
+    const body: string[] = []
+    // an object's properties always take defaults; a top-level array passes `d` to its items
+    if (plan.kind === 'object') this.#object(plan, body)
+    else this.#value(plan, 'v', 'r', 'd', body)
+    this.lines.push(`function ${name}(v, d, s) {\n  let r\n${body.join('\n')}\n  return r\n}`)
+    return name
+  }
+
+  /** Code that checks `input` against `plan` and leaves the decoded value in `output`. */
+  #value(plan: TreePlan, input: string, output: string, defaults: string, body: string[]): void {
+    switch (plan.kind) {
+      case 'object':
+        body.push(`  ${output} = ${this.function(plan)}(${input}, ${defaults}, s)`)
+        body.push(`  if (${output} === FAIL) return FAIL`)
+        return
+      case 'array':
+        this.#array(plan, input, output, defaults, body)
+        return
+      case 'scalar':
+        body.push(`  if (!(${typeTest(plan.type, input)})) return FAIL`)
+        body.push(`  ${output} = ${input}`)
+        return
+      default:
+        body.push(`  ${output} = ${input}`)
+    }
+  }
+
+  #array(
+    plan: Extract<TreePlan, { kind: 'array' }>,
+    input: string,
+    output: string,
+    defaults: string,
+    body: string[],
+  ): void {
+    body.push(`  if (!Array.isArray(${input})) return FAIL`)
+    const items = plan.items
+    if (items === undefined) {
+      body.push(`  ${output} = ${input}`)
+      return
+    }
+    // names of their own: arrays of arrays nest these loops
+    const n = this.#loops++
+    const [list, i, item] = [`a${n}`, `i${n}`, `e${n}`]
+    body.push(`  const ${list} = new Array(${input}.length)`)
+    body.push(`  for (let ${i} = 0; ${i} < ${input}.length; ${i}++) {`)
+    body.push(`    let ${item} = ${input}[${i}]`)
+    const inner: string[] = []
+    this.#value(items, item, item, defaults, inner)
+    body.push(...inner.map((line) => `  ${line}`))
+    body.push(`    ${list}[${i}] = ${item}`)
+    body.push('  }')
+    body.push(`  ${output} = ${list}`)
+  }
+
+  /**
+   * An object's function body: only the plan's keys (under `s`), defaults under `d`. Values are
+   * checked into locals first: when every property is there, the output is one object literal
+   * (all properties in the object itself); else it is built property by property.
+   */
+  #object(plan: Extract<TreePlan, { kind: 'object' }>, body: string[]): void {
+    body.push('  if (!isPlainObject(v)) return FAIL')
+    const known = [...plan.keys].map((key) => `case ${JSON.stringify(key)}:`).join(' ')
+    body.push(`  if (s) for (const k of Object.keys(v)) switch (k) { ${known} break; default: return FAIL }`)
+    const locals = plan.props.map((_, index) => `p${index}`)
+    if (locals.length > 0) body.push(`  let ${locals.join(', ')}, all = true`)
+    plan.props.forEach((prop, index) => {
+      const local = locals[index] as string
+      const key = JSON.stringify(prop.key)
+      body.push(`  ${local} = hasOwn(v, ${key}) ? v[${key}] : undefined`)
+      if (prop.hasDefault) {
+        this.defaults.push(prop.defaultValue)
+        const fill = `clone(defaults[${this.defaults.length - 1}])`
+        body.push(`  if (${local} === undefined) { if (d) ${local} = ${fill}; else all = false } else {`)
+      } else body.push(`  if (${local} === undefined) all = false; else {`)
+      const inner: string[] = []
+      this.#value(prop.plan, local, local, 'true', inner)
+      body.push(...inner.map((line) => `  ${line}`))
+      body.push('  }')
+    })
+    const entries = plan.props.map((prop, index) => `${literalKey(prop.prop)}: ${locals[index]}`)
+    if (locals.length === 0) {
+      body.push('  r = {}')
+      return
+    }
+    body.push(`  if (all) return { ${entries.join(', ')} }`)
+    body.push('  r = {}')
+    plan.props.forEach((prop, index) => {
+      const local = locals[index] as string
+      const set = prop.prop === '__proto__' ? `setProto(r, ${local})` : `r[${JSON.stringify(prop.prop)}] = ${local}`
+      body.push(`  if (${local} !== undefined) ${set}`)
+    })
+  }
+}
+
+/** The test of a scalar's JSON type (`decodeTree`'s checks, as code). */
+function typeTest(type: string, value: string): string {
+  switch (type) {
+    case 'integer':
+      return `Number.isInteger(${value})`
+    case 'number':
+      return `typeof ${value} === 'number'`
+    case 'boolean':
+      return `typeof ${value} === 'boolean'`
+    case 'string':
+      return `typeof ${value} === 'string'`
+    case 'null':
+      return `${value} === null`
+    default:
+      return 'true'
+  }
+}
+
+function isPlainObject(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false
+  const proto = Object.getPrototypeOf(value)
+  return proto === Object.prototype || proto === null
+}
+
+function cloneDefault(value: unknown): unknown {
+  return typeof value === 'object' && value !== null ? structuredClone(value) : value
+}
+
+/**
+ * A property name as an object literal key: a quoted string, which V8 builds from a boilerplate;
+ * `"__proto__": x` would set the prototype, so that one name is computed (`["__proto__"]: x`).
+ */
+export function literalKey(name: string): string {
+  return name === '__proto__' ? '["__proto__"]' : JSON.stringify(name)
+}
+
+function setProto(out: object, value: unknown): void {
+  Object.defineProperty(out, '__proto__', { value, enumerable: true, writable: true, configurable: true })
+}
