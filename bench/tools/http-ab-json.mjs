@@ -3,6 +3,9 @@
 // per request from /proc, interleaved rounds. For finding where the HTTP-only cost is.
 //
 //   pnpm build && node bench/tools/http-ab-json.mjs [variant,...]
+//
+// Env: COPIES (processes per variant), ROUNDS, SECONDS, SERVER_FLAGS (node flags of the servers),
+// USER_ONLY (user CPU only), LOG_DIR (servers' stdout), VERBOSE (print every round's figure).
 import { execFileSync, fork } from 'node:child_process'
 import { openSync, readFileSync } from 'node:fs'
 import autocannon from 'autocannon'
@@ -56,6 +59,7 @@ for (let round = 0; round < ROUNDS; round++) {
     const ticks = cpuTicks(server.child.pid) - before
     if (result.non2xx > 0 || result.errors > 0) throw new Error(`${server.name}: ${result.non2xx} non-2xx`)
     server.samples.push(((ticks * 10_000) / result.requests.total) * 1)
+    if (process.env.VERBOSE) console.log(round, server.name, server.samples.at(-1).toFixed(1))
   }
 }
 const per = new Map()

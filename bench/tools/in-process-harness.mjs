@@ -5,6 +5,7 @@ import { fork } from 'node:child_process'
 import { IncomingMessage, ServerResponse } from 'node:http'
 import { Duplex } from 'node:stream'
 
+// Env: PROCESSES (per variant), ROUNDS, BENCH_PRETENURING=1 (V8's default), WORKER_FLAGS (more node flags).
 const PROCESSES = Number(process.env.PROCESSES ?? 3)
 const ROUNDS = Number(process.env.ROUNDS ?? 12)
 
@@ -76,7 +77,14 @@ export async function orchestrate(script, known, names, requests) {
   const workers = []
   for (const name of names) {
     for (let copy = 0; copy < PROCESSES; copy++) {
-      const child = fork(script, { env: { ...process.env, IN_PROCESS_VARIANT: name } })
+      const child = fork(script, {
+        env: { ...process.env, IN_PROCESS_VARIANT: name },
+        // as the bench's servers run (bench/src/http/server-process.ts: V8's pretenuring flips at random)
+        execArgv: [
+          ...(process.env.BENCH_PRETENURING === '1' ? [] : ['--no-allocation-site-pretenuring']),
+          ...(process.env.WORKER_FLAGS ?? '').split(' ').filter(Boolean),
+        ],
+      })
       await new Promise((resolve) => child.once('message', resolve))
       workers.push({ name, child, samples: [] })
     }

@@ -42,6 +42,16 @@ const variants = {
     await app.register(weftContext)
     app.post('/items', { schema: { body: Item } }, async (request, reply) => reply.code(201).send(request.body))
   },
+  'fastify without schema': (app) => {
+    app.post('/items', async (request, reply) => reply.code(201).send(request.body))
+  },
+  'fastify without schema + weftBinding registered': async (app) => {
+    await app.register(weftBinding)
+    app.post('/items', async (request, reply) => reply.code(201).send(request.body))
+  },
+  'fastify without schema + await of a resolved promise': (app) => {
+    app.post('/items', async (request, reply) => reply.code(201).send(await Promise.resolve(request.body)))
+  },
   'plain handler + bind(request).json()': async (app) => {
     await app.register(weftBinding)
     app.post('/items', async (request, reply) => reply.code(201).send(await bind(request).json(Item)))
@@ -56,6 +66,32 @@ const variants = {
       '/items',
       { schema: { body: Item } },
       handle((c) => c.status(201).json(c.request().body)),
+    )
+  },
+  'handle() + schema.body + async c.json(request.body)': async (app) => {
+    await app.register(weftContext)
+    app.post(
+      '/items',
+      { schema: { body: Item } },
+      handle(async (c) => c.status(201).json(c.request().body)),
+    )
+  },
+  'handle() + await bind(request).json()': async (app) => {
+    await app.register(weftContext)
+    app.post(
+      '/items',
+      handle(async (c) => c.status(201).json(await bind(c.request()).json(Item))),
+    )
+  },
+  'handle() + bind(request).json().then()': async (app) => {
+    await app.register(weftContext)
+    app.post(
+      '/items',
+      handle((c) =>
+        bind(c.request())
+          .json(Item)
+          .then((item) => c.status(201).json(item)),
+      ),
     )
   },
   'handle() + c.bind().json() (the peer route)': async (app) => {
