@@ -12,6 +12,20 @@ export const packageGoals: Record<string, { goal: number; what: string; ratios: 
   pagination: { goal: 0.97, what: 'route with the paginate hook vs without', ratios: /route.*paginate\(\)/i },
 }
 
+/**
+ * Further goals on a package's ratios, each a goal row of its own (the smallest match counts):
+ * the issue's route goal for binding, beside its micro-benchmark goal.
+ */
+export const packageExtraGoals: Record<string, { goal: number; what: string; ratios: RegExp }[]> = {
+  binding: [
+    {
+      goal: 1,
+      what: 'route with bind() vs route with Fastify querystring schema',
+      ratios: /route bind\(\).*route Fastify schema/i,
+    },
+  ],
+}
+
 /** What one package's `pnpm bench` produced. */
 export interface PackageBenchResult {
   package: string

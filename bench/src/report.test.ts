@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ComparisonResult, Round, SideResult } from './http/compare.js'
 import type { PeerRatio, PeerScenarioResult } from './http/peers.js'
+import type { PackageBenchResult } from './packages.js'
 import { type BenchResults, goalChecks, markdown } from './report.js'
 import { benchSettings } from './settings.js'
 
@@ -146,5 +147,36 @@ describe('peer goals', () => {
   it('leaves the measured figure out when the scenario did not run', () => {
     const [goal] = withPeers([{ ...json, skipped: 'failed: Weft answered 500' }]).goals
     expect(goal).toMatchObject({ measured: undefined })
+  })
+})
+
+describe('package goals', () => {
+  const binding = (ratios: Record<string, number>): PackageBenchResult => ({
+    package: 'binding',
+    status: 'ok',
+    seconds: 50,
+    ratios,
+    goal: 1.5,
+    goalWhat: 'bind().query() vs qs + validator',
+    goalRatios: ['bind().query() / (qs + Ajv)'],
+    goalMet: true,
+  })
+  const checks = (ratios: Record<string, number>) => goalChecks({ ...run([], 3), packages: [binding(ratios)] })
+
+  it('gives the binding route goal a row of its own, judged by the smaller of its two routes', () => {
+    const rows = checks({
+      'bind().query() / (qs + Ajv)': 2.4,
+      'route bind() / route Fastify schema': 1.02,
+      'route bind(), multipart: false / route Fastify schema': 0.97,
+    })
+    expect(rows.map((row) => row.name)).toEqual([
+      '@weft/binding: bind().query() vs qs + validator',
+      '@weft/binding: route with bind() vs route with Fastify querystring schema',
+    ])
+    expect(rows[1]).toMatchObject({ required: 1, measured: 0.97, met: false })
+  })
+
+  it('says nothing was measured when the route ratios are missing', () => {
+    expect(checks({ 'bind().query() / (qs + Ajv)': 2.4 })[1]).toMatchObject({ measured: undefined })
   })
 })

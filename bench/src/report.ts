@@ -4,7 +4,7 @@ import type { ComparisonResult } from './http/compare.js'
 import type { PeerScenarioResult } from './http/peers.js'
 import type { MachineInfo } from './machine.js'
 import type { MicroSuiteResult } from './micro/rounds.js'
-import { goalRatio, type PackageBenchResult } from './packages.js'
+import { goalRatio, type PackageBenchResult, packageExtraGoals } from './packages.js'
 import type { BenchSettings } from './settings.js'
 import { round } from './stats.js'
 
@@ -51,6 +51,20 @@ export function goalChecks(results: Omit<BenchResults, 'goals'>): GoalCheck[] {
       measured: goalRatio(item),
       met: item.goalMet,
     })
+  }
+  for (const item of results.packages) {
+    for (const extra of packageExtraGoals[item.package] ?? []) {
+      const values = Object.entries(item.ratios)
+        .filter(([label]) => extra.ratios.test(label))
+        .map(([, value]) => value)
+      const measured = values.length > 0 ? Math.min(...values) : undefined
+      checks.push({
+        name: `@weft/${item.package}: ${extra.what}`,
+        required: extra.goal,
+        measured,
+        met: results.smoke || measured === undefined ? undefined : measured >= extra.goal,
+      })
+    }
   }
   for (const suite of results.micro) {
     if (suite.goal === undefined) continue
