@@ -2,7 +2,7 @@ import type { TSchema } from 'typebox'
 import type { BindingConfig } from './config.js'
 import { type Converter, FAIL, scalarConverter } from './convert.js'
 import { BindError, type BindSource } from './errors.js'
-import { isFileSchema, isObjectSchema, node, setProp, tagOf } from './schema.js'
+import { isFileSchema, isObjectSchema, isPlainObject, node, setProp, tagOf } from './schema.js'
 import { type CompiledTree, compileTree } from './tree-compiled.js'
 
 /**
@@ -200,12 +200,6 @@ function decodeScalar(plan: Extract<TreePlan, { kind: 'scalar' }>, value: unknow
     if (converted !== FAIL) return converted
   } else if (plan.check(value)) return value
   throw new BindError(options.source, '', `${describe(value)} is not ${plan.expected}`)
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false
-  const proto = Object.getPrototypeOf(value)
-  return proto === Object.prototype || proto === null
 }
 
 function describe(value: unknown): string {

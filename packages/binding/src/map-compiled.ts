@@ -1,6 +1,7 @@
 import { FAIL } from './convert.js'
 import type { FieldPlan, ObjectPlan } from './plan.js'
 import { defaultOf } from './plan.js'
+import { setProp } from './schema.js'
 import { literalKey } from './tree-compiled.js'
 
 /** Converts the raw values gathered for one field (its error path is `path`). */
@@ -47,24 +48,21 @@ export function compileBuild<Slot, Options extends { defaults: boolean }>(
   lines.push('const r = {}')
   fields.forEach((field, index) => {
     const local = locals[index] as string
-    const set = field.prop === '__proto__' ? `setProto(r, ${local})` : `r[${JSON.stringify(field.prop)}] = ${local}`
+    const set =
+      field.prop === '__proto__' ? `setProp(r, '__proto__', ${local})` : `r[${JSON.stringify(field.prop)}] = ${local}`
     lines.push(`if (${local} !== ABSENT) ${set}`)
   })
   lines.push('return r')
   const source = `return function build(slots, options, prefix) {\n${lines.join('\n')}\n}`
-  return new Function('fields', 'FAIL', 'ABSENT', 'convertField', 'defaultOf', 'setProto', source)(
+  return new Function('fields', 'FAIL', 'ABSENT', 'convertField', 'defaultOf', 'setProp', source)(
     fields,
     FAIL,
     ABSENT,
     convertField,
     defaultOf,
-    setProto,
+    setProp,
   ) as CompiledBuild<Slot, Options>
 }
 
 /** A field with no value and no default to take (left out of the output). */
 const ABSENT = Symbol('weft.absent')
-
-function setProto(out: object, value: unknown): void {
-  Object.defineProperty(out, '__proto__', { value, enumerable: true, writable: true, configurable: true })
-}

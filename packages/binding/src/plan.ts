@@ -130,6 +130,10 @@ function compileField(index: number, prop: string, schema: TSchema, tag: string,
 
 /** A fresh copy of the field's default (arrays and objects are never shared between requests). */
 export function defaultOf(field: FieldPlan): unknown {
-  const value = field.defaultValue
+  return copyDefault(field.defaultValue)
+}
+
+/** A schema default as a request may keep it: objects and arrays copied, other values as they are. */
+export function copyDefault(value: unknown): unknown {
   return typeof value === 'object' && value !== null ? structuredClone(value) : value
 }

@@ -1,5 +1,7 @@
 import { FAIL } from './convert.js'
 import type { TreePlan } from './decode-tree.js'
+import { copyDefault } from './plan.js'
+import { isPlainObject, setProp } from './schema.js'
 
 /**
  * A typed tree plan compiled to JavaScript: the decoded value, or `FAIL` at the first thing that
@@ -19,12 +21,12 @@ export function compileTree(plan: TreePlan): CompiledTree {
   const writer = new Writer()
   const root = writer.function(plan)
   const source = `${writer.lines.join('\n')}\nreturn ${root}`
-  return new Function('FAIL', 'hasOwn', 'isPlainObject', 'clone', 'setProto', 'defaults', source)(
+  return new Function('FAIL', 'hasOwn', 'isPlainObject', 'clone', 'setProp', 'defaults', source)(
     FAIL,
     Object.hasOwn,
     isPlainObject,
-    cloneDefault,
-    setProto,
+    copyDefault,
+    setProp,
     writer.defaults,
   ) as CompiledTree
 }
@@ -129,7 +131,8 @@ class Writer {
     body.push('  r = {}')
     plan.props.forEach((prop, index) => {
       const local = locals[index] as string
-      const set = prop.prop === '__proto__' ? `setProto(r, ${local})` : `r[${JSON.stringify(prop.prop)}] = ${local}`
+      const set =
+        prop.prop === '__proto__' ? `setProp(r, '__proto__', ${local})` : `r[${JSON.stringify(prop.prop)}] = ${local}`
       body.push(`  if (${local} !== undefined) ${set}`)
     })
   }
@@ -153,24 +156,10 @@ function typeTest(type: string, value: string): string {
   }
 }
 
-function isPlainObject(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false
-  const proto = Object.getPrototypeOf(value)
-  return proto === Object.prototype || proto === null
-}
-
-function cloneDefault(value: unknown): unknown {
-  return typeof value === 'object' && value !== null ? structuredClone(value) : value
-}
-
 /**
  * A property name as an object literal key: a quoted string, which V8 builds from a boilerplate;
  * `"__proto__": x` would set the prototype, so that one name is computed (`["__proto__"]: x`).
  */
 export function literalKey(name: string): string {
   return name === '__proto__' ? '["__proto__"]' : JSON.stringify(name)
-}
-
-function setProto(out: object, value: unknown): void {
-  Object.defineProperty(out, '__proto__', { value, enumerable: true, writable: true, configurable: true })
 }
