@@ -4,6 +4,7 @@
 import { fork } from 'node:child_process'
 import { IncomingMessage, ServerResponse } from 'node:http'
 import { Duplex } from 'node:stream'
+import Fastify from 'fastify'
 
 // Env: PROCESSES (per variant), ROUNDS, BENCH_PRETENURING=1 (V8's default), WORKER_FLAGS (more node flags).
 const PROCESSES = Number(process.env.PROCESSES ?? 3)
@@ -55,8 +56,14 @@ const median = (values) => {
   return sorted[sorted.length >> 1]
 }
 
-/** A worker process: checks the first answer with `isRight`, then runs batches when asked. */
-export async function runWorker(name, app, request, isRight) {
+/**
+ * A worker process: builds the app of one variant (`setup(app)` adds its routes), checks the first
+ * answer with `isRight`, then runs batches when asked.
+ */
+export async function runWorker(name, setup, request, isRight) {
+  const app = Fastify({ logger: false })
+  await setup(app)
+  await app.ready()
   written = []
   await request(app)
   const answer = Buffer.concat(written.map((item) => Buffer.from(item))).toString()

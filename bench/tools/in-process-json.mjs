@@ -125,13 +125,8 @@ function request(app) {
   )
 }
 
-async function worker(name) {
-  const app = Fastify({ logger: false })
-  await variants[name](app)
-  await app.ready()
-  const expected = JSON.stringify(JSON.parse(itemBody))
-  await runWorker(name, app, request, (answer) => answer.startsWith('HTTP/1.1 201') && answer.endsWith(expected))
-}
+const expected = JSON.stringify(JSON.parse(itemBody))
+const isRight = (answer) => answer.startsWith('HTTP/1.1 201') && answer.endsWith(expected)
 
 if (process.env.HTTP_VARIANT) {
   // a server for http-ab-json.mjs: listens, then sends its port
@@ -140,8 +135,9 @@ if (process.env.HTTP_VARIANT) {
   await app.listen({ host: '127.0.0.1', port: 0 })
   process.on('SIGTERM', () => process.exit(0)) // so --cpu-prof writes its profile
   process.send(app.server.address().port)
-} else if (process.env.IN_PROCESS_VARIANT) await worker(process.env.IN_PROCESS_VARIANT)
-else {
+} else if (process.env.IN_PROCESS_VARIANT) {
+  await runWorker(process.env.IN_PROCESS_VARIANT, variants[process.env.IN_PROCESS_VARIANT], request, isRight)
+} else {
   const names = process.argv[2] ? process.argv[2].split(',') : Object.keys(variants)
   await orchestrate(new URL(import.meta.url).pathname, Object.keys(variants), names, REQUESTS)
 }

@@ -8,7 +8,6 @@
 // Plain JavaScript run on plain `node` against the built packages: under a TypeScript loader a
 // Fastify hook costs microseconds more (see bench/RESULTS.md, Method).
 import { handle, weftContext } from '@weft/context'
-import Fastify from 'fastify'
 import { orchestrate, routeOnce, runWorker } from './in-process-harness.mjs'
 
 const hello = () => ({ hello: 'world' })
@@ -50,19 +49,10 @@ function request(app) {
   })
 }
 
-async function worker(name) {
-  const app = Fastify({ logger: false })
-  await variants[name](app)
-  await app.ready()
-  await runWorker(
-    name,
-    app,
-    request,
-    (answer) => answer.startsWith('HTTP/1.1 200') && answer.endsWith(JSON.stringify(hello())),
-  )
-}
+const isRight = (answer) => answer.startsWith('HTTP/1.1 200') && answer.endsWith(JSON.stringify(hello()))
 
 const script = new URL(import.meta.url).pathname
 const names = process.argv[2] ? process.argv[2].split(',') : Object.keys(variants)
-if (process.env.IN_PROCESS_VARIANT) await worker(process.env.IN_PROCESS_VARIANT)
+const variant = process.env.IN_PROCESS_VARIANT
+if (variant) await runWorker(variant, variants[variant], request, isRight)
 else await orchestrate(script, Object.keys(variants), names, REQUESTS)
