@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { TSchema } from 'typebox'
+import { addKeptType, type KeptTypes, keepBodyBytes } from './body-bytes.js'
 
 /**
  * Checks a bound value (the seed's `StructValidator`). Throw (ideally a `ValidationError`) to reject.
@@ -91,6 +92,8 @@ export type BindingConfig = {
   msgpack: BinaryDecoder | undefined
   cbor: BinaryDecoder | undefined
   multipartLimits: MultipartLimits
+  /** The media types whose parser (added by the plugin or a custom binder) keeps the body's bytes. */
+  keptTypes: KeptTypes
   /** Plans compiled for this configuration, per schema and tag; replaced when the config changes. */
   plans: WeakMap<TSchema, Map<string, unknown>>
 }
@@ -112,6 +115,7 @@ export function createConfig(): BindingConfig {
     msgpack: undefined,
     cbor: undefined,
     multipartLimits: {},
+    keptTypes: { names: new Set(), patterns: [] },
     plans: new WeakMap(),
   }
 }
@@ -156,6 +160,7 @@ function copyConfig(config: BindingConfig): BindingConfig {
     customBinders: new Map(config.customBinders),
     converters: new Map(config.converters),
     multipartLimits: { ...config.multipartLimits },
+    keptTypes: { names: new Set(config.keptTypes.names), patterns: [...config.keptTypes.patterns] },
     plans: new WeakMap(),
   }
 }
@@ -199,11 +204,16 @@ export function applyParserConfig(config: BindingConfig, parserConfig: ParserCon
  * const out = await bind(request).custom('yaml', Schema)
  */
 export function registerCustomBinder(app: FastifyInstance, binder: CustomBinder): void {
-  ensureConfig(app).customBinders.set(binder.name, binder)
+  const config = ensureConfig(app)
+  config.customBinders.set(binder.name, binder)
   for (const type of binder.mimeTypes) {
     const mediaType = type.toLowerCase()
     if (!app.hasContentTypeParser(mediaType)) {
-      app.addContentTypeParser(mediaType, { parseAs: 'buffer' }, (_request, body, done) => done(null, body))
+      app.addContentTypeParser(mediaType, { parseAs: 'buffer' }, (request, body, done) => {
+        keepBodyBytes(request, body as Buffer)
+        done(null, body)
+      })
+      addKeptType(config.keptTypes, mediaType)
     }
   }
 }

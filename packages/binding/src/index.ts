@@ -1,4 +1,5 @@
 export { Binder, type BindOptions, bind } from './binder.js'
+export { bodyBytes } from './body-bytes.js'
 export {
   type BinaryDecoder,
   type CustomBinder,
@@ -27,4 +28,5 @@ export {
   MultipartLimitError,
 } from './multipart-errors.js'
 export { type WeftBindingOptions, weftBinding } from './plugin.js'
+export { keepsBodyBytes } from './raw-bodies.js'
 export { FileField, type FileHeader } from './schema.js'

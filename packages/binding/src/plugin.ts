@@ -1,6 +1,7 @@
 import { parse as parseQueryString } from 'fast-querystring'
 import type { FastifyBodyParser, FastifyInstance, FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
+import { addKeptType, decorateBodyBytes, keepBodyBytes } from './body-bytes.js'
 import {
   applyParserConfig,
   type CustomBinder,
@@ -62,38 +63,44 @@ async function plugin(fastify: FastifyInstance, options: WeftBindingOptions): Pr
   if (options.parserDecoder !== undefined) applyParserConfig(config, options.parserDecoder)
   if (options.multipartLimits !== undefined) config.multipartLimits = { ...options.multipartLimits }
 
-  if (!fastify.hasContentTypeParser('application/x-www-form-urlencoded')) {
-    fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
-      done(null, parseQueryString(body as string))
+  decorateBodyBytes(fastify)
+  const form = 'application/x-www-form-urlencoded'
+  if (!fastify.hasContentTypeParser(form)) {
+    fastify.addContentTypeParser(form, { parseAs: 'buffer' }, (request, body, done) => {
+      keepBodyBytes(request, body as Buffer)
+      done(null, parseQueryString(body.toString()))
     })
+    addKeptType(config.keptTypes, form)
   }
   keepRawBodies(fastify, rawTypes)
-  acceptEmptyJson(fastify, options.emptyJsonBody !== 'error')
+  if (options.emptyJsonBody !== 'error') {
+    // replaced, so that an empty body is no body
+    fastify.removeContentTypeParser('application/json')
+    fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, jsonParser(fastify))
+    addKeptType(config.keptTypes, 'application/json')
+  }
   const jsonSuffix = /^[a-z]+\/[^;\s]+\+json(;|$)/i
   if (!fastify.hasContentTypeParser(jsonSuffix)) {
-    fastify.addContentTypeParser(jsonSuffix, { parseAs: 'string' }, jsonParser(fastify, true))
+    fastify.addContentTypeParser(jsonSuffix, { parseAs: 'buffer' }, jsonParser(fastify))
+    addKeptType(config.keptTypes, jsonSuffix)
   }
   if (options.multipart !== false && !fastify.hasContentTypeParser('multipart/form-data')) {
     fastify.addContentTypeParser('multipart/form-data', deferMultipart)
   }
 }
 
-/** Fastify's JSON parser (with the app's poisoning settings); `emptyIsAbsent` lets `''` through as no body. */
-function jsonParser(fastify: FastifyInstance, emptyIsAbsent: boolean): FastifyBodyParser<string> {
+/**
+ * Fastify's JSON parser (with the app's poisoning settings), given the text as Fastify's own string
+ * parsers decode it; keeps the bytes, and lets an empty body through as no body.
+ */
+function jsonParser(fastify: FastifyInstance): FastifyBodyParser<Buffer> {
   const { onProtoPoisoning = 'error', onConstructorPoisoning = 'error' } = fastify.initialConfig
   const parse = fastify.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning)
-  if (!emptyIsAbsent) return parse
   return (request, body, done) => {
-    if (body === '' || (Buffer.isBuffer(body) && body.length === 0)) done(null, undefined)
-    else parse(request, body, done)
+    keepBodyBytes(request, body)
+    if (body.length === 0) done(null, undefined)
+    else parse(request, body.toString(), done)
   }
-}
-
-/** Replaces the `application/json` parser with one for which an empty body is no body. */
-function acceptEmptyJson(fastify: FastifyInstance, enabled: boolean): void {
-  if (!enabled) return
-  fastify.removeContentTypeParser('application/json')
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, jsonParser(fastify, true))
 }
 
 /**

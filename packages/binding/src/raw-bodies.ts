@@ -1,4 +1,6 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { addKeptType, isKeptType, keepBodyBytes } from './body-bytes.js'
+import { configOf, ensureConfig } from './config.js'
 
 /** Content types of MessagePack bodies. */
 export const msgpackTypes: (string | RegExp)[] = [
@@ -15,9 +17,24 @@ export const cborTypes: (string | RegExp)[] = ['application/cbor', /^[a-z]+\/[^;
  * schema at hand. A type that already has a parser keeps it.
  */
 export function keepRawBodies(fastify: FastifyInstance, types: readonly (string | RegExp)[]): void {
+  const kept = ensureConfig(fastify).keptTypes
   for (const type of types) {
     if (!fastify.hasContentTypeParser(type)) {
-      fastify.addContentTypeParser(type, { parseAs: 'buffer' }, (_req, body, done) => done(null, body))
+      fastify.addContentTypeParser(type, { parseAs: 'buffer' }, (request, body, done) => {
+        keepBodyBytes(request, body as Buffer)
+        done(null, body)
+      })
+      addKeptType(kept, type)
     }
   }
+}
+
+/**
+ * Whether the body of `request`, by its Content-Type, goes to a parser of binding that keeps its
+ * bytes (so @weft/context need not copy them). Asked before the body is read, it goes by the
+ * parsers binding added to the request's context: an app that replaced one of them in that context
+ * afterwards gets, from `c.body()`, what its own parser keeps.
+ */
+export function keepsBodyBytes(request: FastifyRequest): boolean {
+  return isKeptType(configOf(request).keptTypes, request.headers['content-type'])
 }

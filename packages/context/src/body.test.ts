@@ -29,6 +29,27 @@ describe('body and bodyRaw', () => {
   })
 
   it.each([
+    ['application/x-www-form-urlencoded', 'a=1&b=%C3%A9'],
+    ['application/problem+json', '{"title":"x"}'],
+    ['application/xml', '<a>1</a>'],
+    ['text/plain', 'hello'],
+  ])('returns the bytes of a %s body as sent', async (type, payload) => {
+    const res = await post(payload, { 'content-type': type })
+    expect(res.json().raw).toBe(Buffer.from(payload).toString('base64'))
+    expect(res.json().body).toBe(payload)
+  })
+
+  it.each(['application/json', 'text/plain'])(
+    'returns a %s body that is not valid UTF-8 byte for byte',
+    async (type) => {
+      const payload = Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}')])
+      const res = await post(payload, { 'content-type': type })
+      expect(res.statusCode).toBe(200)
+      expect(res.json().raw).toBe(payload.toString('base64'))
+    },
+  )
+
+  it.each([
     ['gzip', gzipSync],
     ['deflate', deflateSync],
     ['br', brotliCompressSync],
@@ -162,6 +183,19 @@ describe('body() decoding limits (decompression bombs)', () => {
       headers: stacked,
     })
     expect(twice.statusCode).toBe(415)
+  })
+
+  it('decodes a coded body read through request.ctx in a plain handler', async () => {
+    const app = await makeApp()
+    app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_r, b, done) => done(null, b))
+    app.post('/', async (request) => request.ctx.body().toString())
+    const res = await app.inject({
+      method: 'POST',
+      url: '/',
+      payload: gzipSync('plain handler'),
+      headers: { ...octets, 'content-encoding': 'gzip' },
+    })
+    expect(res.body).toBe('plain handler')
   })
 
   it('decodes a large body before the handler, so body() does not block the event loop', async () => {

@@ -1,93 +1,106 @@
-import { Transform } from 'node:stream'
-import type { FastifyReply, FastifyRequest, RequestPayload } from 'fastify'
+import { bodyBytes, keepsBodyBytes } from '@weft/binding'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { type DecodeLimits, decodeBody, decodeBodySync } from './body-decode.js'
 import type { CtxBase } from './ctx-base.js'
 import type { ResolvedOptions } from './options.js'
-import { kDecodedBody, kRawBody, kReply } from './symbols.js'
+import { kDecodedBody, kDecoding, kRawBody, kReply } from './symbols.js'
 
 /** Fastify's default `bodyLimit`, used when a request carries no route options. */
 const FASTIFY_BODY_LIMIT = 1024 * 1024
 
 type Decoded = { body: Buffer; error?: undefined } | { body?: undefined; error: Error }
-type Carrier = FastifyRequest & { [kRawBody]?: Buffer[]; [kReply]?: FastifyReply; [kDecodedBody]?: Decoded }
+type Carrier = FastifyRequest & {
+  [kRawBody]?: Buffer[]
+  [kReply]?: FastifyReply
+  [kDecodedBody]?: Decoded
+  [kDecoding]?: Promise<void>
+}
 
 /**
- * `preParsing` hook of the plugin: remembers the reply (so `request.ctx` can be created lazily)
- * and, for requests with a non-multipart body, keeps the raw bytes for `c.body()`.
+ * `onRequest` hook of the plugin: remembers the reply (so `request.ctx` can be created lazily)
+ * and sees to it that `c.body()` will have the body's bytes, at the least cost:
+ * - a body that one of @weft/binding's parsers reads (JSON, forms, XML, MessagePack, CBOR, custom
+ *   binders) is kept by that parser, which holds the bytes anyway: nothing to do here;
+ * - a coded body (Content-Encoding) is kept as received, and decoded without blocking the event
+ *   loop as soon as it is complete; `handle()` waits for that before its chain runs;
+ * - any other body is kept by listening to the request stream.
  * Multipart bodies are left alone: `@weft/binding` reads that stream itself, when asked to.
+ * An `onRequest` hook, not `preParsing`: Fastify's preParsing runner costs a JSON route several
+ * times more, per request, than its onRequest runner (bench/RESULTS.md).
  */
-export function capturePayloadWith(options: ResolvedOptions) {
-  return function capturePayload(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    payload: RequestPayload,
-    done: (err: Error | null, payload?: RequestPayload) => void,
-  ): void {
+export function prepareRequestWith(options: ResolvedOptions) {
+  return function prepareRequest(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
     const carrier = request as Carrier
     carrier[kReply] = reply
     const headers = request.headers
     const length = headers['content-length']
-    if ((length === undefined || length === '0') && headers['transfer-encoding'] === undefined) {
-      done(null, payload)
-      return
-    }
+    const hasBody = (length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined
     const contentType = headers['content-type']
-    if (contentType !== undefined && contentType.slice(0, 10).toLowerCase() === 'multipart/') {
-      done(null, payload)
-      return
+    if (hasBody && (contentType === undefined || contentType.slice(0, 10).toLowerCase() !== 'multipart/')) {
+      const encoding = headers['content-encoding']
+      if (encoding !== undefined) decodeWhenComplete(carrier, keepChunks(carrier), encoding, options)
+      else if (!keepsBodyBytes(request)) keepChunks(carrier)
     }
-    const encoding = headers['content-encoding']
-    if (encoding !== undefined) {
-      done(null, decodingTee(carrier, payload, encoding, options))
-      return
-    }
-    // Listening to the payload is enough to keep its chunks (references, no copy). A Transform
-    // piped in between, as for coded bodies, costs more than all the rest Weft does for a JSON
-    // route. Pausing first keeps the listener from starting the flow: Fastify's body reader
-    // resumes the stream once its own listener is attached, so no chunk passes before it.
-    const chunks: Buffer[] = []
-    carrier[kRawBody] = chunks
-    payload.pause()
-    payload.on('data', (chunk: Buffer) => chunks.push(chunk))
-    done(null, payload)
+    done()
   }
 }
 
 /**
- * For a coded body: passes the bytes on unchanged, keeping them, and decodes them once they are
- * complete, before Fastify sees the end, so the handler's synchronous `body()` finds the result
- * ready and the event loop never inflates.
+ * Keeps the chunks of the request stream (references, no copy), up to the route's `bodyLimit`
+ * (beyond it Fastify answers 413 and the chunks are dropped). Pausing first keeps the listener
+ * from starting the flow: Fastify's body reader resumes the stream once its own listener is
+ * attached, so no chunk passes before it.
  */
-function decodingTee(carrier: Carrier, payload: RequestPayload, encoding: string, options: ResolvedOptions) {
+function keepChunks(carrier: Carrier): Buffer[] {
   const chunks: Buffer[] = []
   carrier[kRawBody] = chunks
-  const tee = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      chunks.push(chunk)
-      callback(null, chunk)
-    },
-    flush(callback) {
-      const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
-      decodeBody(raw, encoding, decodeLimits(carrier, options))
-        .then((decoded) => {
-          carrier[kDecodedBody] = { body: decoded }
-        })
-        .catch((error: Error) => {
-          carrier[kDecodedBody] = { error }
-        })
-        .finally(() => callback())
-    },
+  const limit = carrier.routeOptions.bodyLimit ?? FASTIFY_BODY_LIMIT
+  const payload = carrier.raw
+  let size = 0
+  const onData = (chunk: Buffer) => {
+    size += chunk.length
+    if (size <= limit) chunks.push(chunk)
+    else {
+      payload.removeListener('data', onData)
+      chunks.length = 0
+    }
+  }
+  payload.pause()
+  payload.on('data', onData)
+  return chunks
+}
+
+/**
+ * Decodes a coded body once it is complete. The stream's end reaches this listener before
+ * Fastify's (added later), so the decoding is under way, and `handle()` can wait for it, before
+ * the handler runs; the synchronous `body()` then finds the result ready.
+ */
+function decodeWhenComplete(carrier: Carrier, chunks: Buffer[], encoding: string, options: ResolvedOptions): void {
+  carrier.raw.once('end', () => {
+    const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
+    carrier[kDecoding] = decodeBody(raw, encoding, decodeLimits(carrier, options)).then(
+      (decoded) => {
+        carrier[kDecodedBody] = { body: decoded }
+      },
+      (error: Error) => {
+        carrier[kDecodedBody] = { error }
+      },
+    )
   })
-  payload.on('error', (error) => tee.destroy(error as Error))
-  payload.pipe(tee)
-  return tee as unknown as RequestPayload
+}
+
+/** The decoding of the request's coded body, when there is one under way or done. */
+export function decoding(request: FastifyRequest): Promise<void> | undefined {
+  return (request as Carrier)[kDecoding]
 }
 
 /** The raw request body as received (empty when there was none or it was multipart). */
 export function bodyRaw(c: CtxBase): Buffer {
   const chunks = (c._req as Carrier)[kRawBody]
+  const kept = bodyBytes(c._req)
   let raw: Buffer
   if (chunks !== undefined) raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
+  else if (kept !== undefined) raw = kept
   else if (Buffer.isBuffer(c._req.body)) raw = c._req.body
   else if (typeof c._req.body === 'string') raw = Buffer.from(c._req.body)
   else raw = Buffer.alloc(0)

@@ -144,9 +144,9 @@ export const NoStorageError = createError(
 /** `formFile` found no file under the key. */
 export const MissingFileError = createError<[string]>('WEFT_MISSING_FILE', "No file was uploaded under '%s'", 400)
 
-/** `request.ctx` was read before routing (in `onRequest`), when the reply is not known yet. */
+/** `request.ctx` was read before weftContext's `onRequest` hook ran, when the reply is not known yet. */
 export const CtxUnavailableError = createError(
   'WEFT_CTX_UNAVAILABLE',
-  'request.ctx is available from the preParsing hook on; use ctx(request, reply) in onRequest hooks',
+  'request.ctx is available once the onRequest hook of weftContext has run; use ctx(request, reply) in hooks that run before it',
   500,
 )

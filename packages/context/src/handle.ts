@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { decoding } from './body.js'
 import { Ctx } from './ctx.js'
 import { finish } from './finish.js'
 import { defaultOptions, type ResolvedOptions } from './options.js'
@@ -75,6 +76,9 @@ export function handle(...fns: Handler[]): WeftHandler {
   if (fns.length === 0) throw new TypeError('handle() needs at least one function')
   const chain = Object.freeze([...fns])
   const handler = function weftHandler(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    // a coded body is being decoded off the event loop: the chain's body() finds it done
+    const pending = decoding(request)
+    if (pending !== undefined) return pending.then(() => run(ctx(request, reply), chain))
     return run(ctx(request, reply), chain)
   }
   return Object.assign(handler, { [kChain]: chain }) as WeftHandler

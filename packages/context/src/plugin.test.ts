@@ -66,13 +66,26 @@ describe('weftContext', () => {
     expect((await app.inject('/p')).body).toBe('/p')
   })
 
-  it('explains that request.ctx needs ctx(request, reply) in onRequest hooks', async () => {
+  it('makes request.ctx available in onRequest hooks added after weftContext', async () => {
     const app = Fastify()
     await app.register(weftContext)
+    app.addHook('onRequest', async (request) => {
+      request.ctx.locals('early', request.ctx.path())
+    })
+    app.get(
+      '/p',
+      handle((c) => c.sendString(String(c.locals('early')))),
+    )
+    expect((await app.inject('/p')).body).toBe('/p')
+  })
+
+  it('explains that request.ctx needs ctx(request, reply) in hooks that run before weftContext', async () => {
+    const app = Fastify()
     app.addHook('onRequest', async (request, reply) => {
       if (request.url === '/early') request.ctx.path()
       else ctx(request, reply).locals('early', true)
     })
+    await app.register(weftContext)
     app.get('/early', async () => 'never')
     app.get(
       '/ok',
@@ -81,6 +94,7 @@ describe('weftContext', () => {
     const res = await app.inject('/early')
     expect(res.statusCode).toBe(500)
     expect(res.json().code).toBe('WEFT_CTX_UNAVAILABLE')
+    expect(res.json().message).toContain('ctx(request, reply)')
     expect((await app.inject('/ok')).json()).toBe(true)
   })
 

@@ -1,14 +1,14 @@
 import { weftBinding } from '@weft/binding'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { capturePayloadWith } from './body.js'
+import { prepareRequestWith } from './body.js'
 import type { Ctx } from './ctx.js'
 import { CtxUnavailableError } from './errors.js'
 import { ctx } from './handle.js'
 import { resolveOptions, type WeftContextOptions } from './options.js'
 import { compileTrust } from './proxy-trust.js'
 import { RouteTable } from './routes.js'
-import { kCtx, kOptions, kReply, kRoutes } from './symbols.js'
+import { kCtx, kDecodedBody, kDecoding, kOptions, kRawBody, kReply, kRoutes } from './symbols.js'
 
 export type { WeftContextOptions } from './options.js'
 
@@ -40,10 +40,14 @@ async function plugin(fastify: FastifyInstance, options: WeftContextOptions): Pr
   fastify.decorate(kOptions, resolved)
   fastify.decorate(kRoutes, table)
   fastify.decorateRequest(kCtx, undefined)
+  // every request gets these, so that all have one shape
   fastify.decorateRequest(kReply, undefined)
+  fastify.decorateRequest(kRawBody, undefined)
+  fastify.decorateRequest(kDecoding, undefined)
+  fastify.decorateRequest(kDecodedBody, undefined)
   fastify.decorateRequest('ctx', { getter: getCtx })
   fastify.addHook('onRoute', (route) => table.add(route))
-  fastify.addHook('preParsing', capturePayloadWith(resolved))
+  fastify.addHook('onRequest', prepareRequestWith(resolved))
   if (!fastify.hasPlugin('@weft/binding')) {
     const bindingOptions: Record<string, unknown> = {}
     if (options.enableSplittingOnParsers !== undefined) {

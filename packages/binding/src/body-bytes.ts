@@ -1,0 +1,42 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+
+// Binding's body parsers keep the bytes they parsed on the request, for `c.body()` of
+// @weft/context: the parser holds them anyway, so keeping them costs one reference, where
+// listening to the request stream for them cost more than the rest of a JSON route did.
+const kBodyBytes = Symbol('weft.binding.bodyBytes')
+
+type BytesCarrier = FastifyRequest & { [kBodyBytes]?: Buffer }
+
+/** The media types whose parser keeps the body's bytes: exact names and `+suffix` patterns. */
+export type KeptTypes = { names: Set<string>; patterns: RegExp[] }
+
+/** Declares the request decorator, so that every request has the same shape. */
+export function decorateBodyBytes(fastify: FastifyInstance): void {
+  if (!fastify.hasRequestDecorator(kBodyBytes)) fastify.decorateRequest(kBodyBytes, undefined)
+}
+
+/** Keeps `bytes` as the request's body as received. */
+export function keepBodyBytes(request: FastifyRequest, bytes: Buffer): void {
+  ;(request as BytesCarrier)[kBodyBytes] = bytes
+}
+
+/** The bytes a binding parser kept for this request, if one parsed its body. */
+export function bodyBytes(request: FastifyRequest): Buffer | undefined {
+  return (request as BytesCarrier)[kBodyBytes]
+}
+
+export function addKeptType(kept: KeptTypes, type: string | RegExp): void {
+  if (typeof type === 'string') kept.names.add(type.toLowerCase())
+  else kept.patterns.push(type)
+}
+
+/** Whether a Content-Type header names one of the kept media types. */
+export function isKeptType(kept: KeptTypes, header: string | undefined): boolean {
+  if (header === undefined) return false
+  if (kept.names.has(header)) return true
+  const end = header.indexOf(';')
+  const mediaType = (end === -1 ? header : header.slice(0, end)).trim().toLowerCase()
+  if (kept.names.has(mediaType)) return true
+  for (const pattern of kept.patterns) if (pattern.test(mediaType)) return true
+  return false
+}
