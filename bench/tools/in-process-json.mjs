@@ -6,6 +6,8 @@
 //
 //   pnpm build && BENCH_ONLY=http:peers-json pnpm bench && node bench/tools/in-process-json.mjs [variant,...]
 //
+// Env: BASELINE_TREE (another checkout, built, for the variant that loads Weft from there).
+//
 // (The bench run compiles bench/src/servers/peers-shared.ts, whose schema this reuses.)
 import { bind, weftBinding } from '@weft/binding'
 import { handle, weftContext } from '@weft/context'
@@ -22,6 +24,30 @@ const variants = {
   },
   'fastify schema.body + no-op preParsing hook': (app) => {
     app.addHook('preParsing', (_request, _reply, payload, done) => done(null, payload))
+    app.post('/items', { schema: { body: Item } }, async (request, reply) => reply.code(201).send(request.body))
+  },
+  'fastify schema.body + no-op onRequest hook': (app) => {
+    app.addHook('onRequest', (_request, _reply, done) => done())
+    app.post('/items', { schema: { body: Item } }, async (request, reply) => reply.code(201).send(request.body))
+  },
+  'fastify schema.body + onRequest keeping chunks': (app) => {
+    app.addHook('onRequest', (request, _reply, done) => {
+      const chunks = []
+      request.chunks = chunks
+      request.raw.pause()
+      request.raw.on('data', (chunk) => chunks.push(chunk))
+      done()
+    })
+    app.post('/items', { schema: { body: Item } }, async (request, reply) => reply.code(201).send(request.body))
+  },
+  'fastify schema.body + onRequest hook + JSON parser keeping bytes': (app) => {
+    app.addHook('onRequest', (_request, _reply, done) => done())
+    const parse = app.getDefaultJsonParser('error', 'error')
+    app.removeContentTypeParser('application/json')
+    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes, done) => {
+      request.bytes = bytes
+      parse(request, bytes.toString(), done)
+    })
     app.post('/items', { schema: { body: Item } }, async (request, reply) => reply.code(201).send(request.body))
   },
   'fastify schema.body + preParsing keeping chunks': (app) => {
@@ -100,6 +126,16 @@ const variants = {
     app.post(
       '/items',
       handle(async (c) => c.status(201).json(await c.bind().json(Item))),
+    )
+  },
+  // the same route with @weft/context (and the @weft/binding it depends on) as built in another
+  // checkout, e.g. `git worktree add /tmp/before HEAD~1` + `pnpm install && pnpm build` there
+  'the peer route as built in BASELINE_TREE': async (app) => {
+    const context = await import(`${process.env.BASELINE_TREE}/packages/context/dist/index.js`)
+    await app.register(context.weftContext)
+    app.post(
+      '/items',
+      context.handle(async (c) => c.status(201).json(await c.bind().json(Item))),
     )
   },
 }
