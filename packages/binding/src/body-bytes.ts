@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify'
 
 // Binding's body parsers keep the bytes they parsed on the request, for `c.body()` of
 // @weft/context: the parser holds them anyway, so keeping them costs one reference, where
@@ -15,19 +15,33 @@ export function decorateBodyBytes(fastify: FastifyInstance): void {
   if (!fastify.hasRequestDecorator(kBodyBytes)) fastify.decorateRequest(kBodyBytes, undefined)
 }
 
-/** Keeps `bytes` as the request's body as received. */
-export function keepBodyBytes(request: FastifyRequest, bytes: Buffer): void {
-  ;(request as BytesCarrier)[kBodyBytes] = bytes
-}
-
 /** The bytes a binding parser kept for this request, if one parsed its body. */
 export function bodyBytes(request: FastifyRequest): Buffer | undefined {
   return (request as BytesCarrier)[kBodyBytes]
 }
 
-export function addKeptType(kept: KeptTypes, type: string | RegExp): void {
+/** Passes the bytes on as `request.body`, for `bind()` to decode with the schema at hand. */
+const asBytes: FastifyBodyParser<Buffer> = (_request, body, done) => done(null, body)
+
+/**
+ * Adds a body parser for `type` that keeps the bytes it reads (`parse` gets them after; by default
+ * they become `request.body`), and records `type` in `kept`, so that the two never disagree.
+ */
+export function addKeepingParser(
+  fastify: FastifyInstance,
+  kept: KeptTypes,
+  type: string | RegExp,
+  parse: FastifyBodyParser<Buffer> = asBytes,
+): void {
+  fastify.addContentTypeParser(type, { parseAs: 'buffer' }, (request, body, done) => {
+    ;(request as BytesCarrier)[kBodyBytes] = body as Buffer
+    parse(request, body as Buffer, done)
+  })
   if (typeof type === 'string') kept.names.add(type.toLowerCase())
-  else kept.patterns.push(type)
+  // the plugin may be registered again in the same context: one entry per pattern
+  else if (!kept.patterns.some((known) => known.source === type.source && known.flags === type.flags)) {
+    kept.patterns.push(type)
+  }
 }
 
 /** Whether a Content-Type header names one of the kept media types. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { TSchema } from 'typebox'
-import { addKeptType, type KeptTypes, keepBodyBytes } from './body-bytes.js'
+import { addKeepingParser, type KeptTypes } from './body-bytes.js'
 
 /**
  * Checks a bound value (the seed's `StructValidator`). Throw (ideally a `ValidationError`) to reject.
@@ -208,12 +208,6 @@ export function registerCustomBinder(app: FastifyInstance, binder: CustomBinder)
   config.customBinders.set(binder.name, binder)
   for (const type of binder.mimeTypes) {
     const mediaType = type.toLowerCase()
-    if (!app.hasContentTypeParser(mediaType)) {
-      app.addContentTypeParser(mediaType, { parseAs: 'buffer' }, (request, body, done) => {
-        keepBodyBytes(request, body as Buffer)
-        done(null, body)
-      })
-      addKeptType(config.keptTypes, mediaType)
-    }
+    if (!app.hasContentTypeParser(mediaType)) addKeepingParser(app, config.keptTypes, mediaType)
   }
 }

@@ -1,7 +1,7 @@
 import { parse as parseQueryString } from 'fast-querystring'
 import type { FastifyBodyParser, FastifyInstance, FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
-import { addKeptType, decorateBodyBytes, keepBodyBytes } from './body-bytes.js'
+import { addKeepingParser, decorateBodyBytes } from './body-bytes.js'
 import {
   applyParserConfig,
   type CustomBinder,
@@ -64,26 +64,19 @@ async function plugin(fastify: FastifyInstance, options: WeftBindingOptions): Pr
   if (options.multipartLimits !== undefined) config.multipartLimits = { ...options.multipartLimits }
 
   decorateBodyBytes(fastify)
+  const kept = config.keptTypes
   const form = 'application/x-www-form-urlencoded'
   if (!fastify.hasContentTypeParser(form)) {
-    fastify.addContentTypeParser(form, { parseAs: 'buffer' }, (request, body, done) => {
-      keepBodyBytes(request, body as Buffer)
-      done(null, parseQueryString(body.toString()))
-    })
-    addKeptType(config.keptTypes, form)
+    addKeepingParser(fastify, kept, form, (_request, body, done) => done(null, parseQueryString(body.toString())))
   }
   keepRawBodies(fastify, rawTypes)
   if (options.emptyJsonBody !== 'error') {
     // replaced, so that an empty body is no body
     fastify.removeContentTypeParser('application/json')
-    fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, jsonParser(fastify))
-    addKeptType(config.keptTypes, 'application/json')
+    addKeepingParser(fastify, kept, 'application/json', jsonParser(fastify))
   }
   const jsonSuffix = /^[a-z]+\/[^;\s]+\+json(;|$)/i
-  if (!fastify.hasContentTypeParser(jsonSuffix)) {
-    fastify.addContentTypeParser(jsonSuffix, { parseAs: 'buffer' }, jsonParser(fastify))
-    addKeptType(config.keptTypes, jsonSuffix)
-  }
+  if (!fastify.hasContentTypeParser(jsonSuffix)) addKeepingParser(fastify, kept, jsonSuffix, jsonParser(fastify))
   if (options.multipart !== false && !fastify.hasContentTypeParser('multipart/form-data')) {
     fastify.addContentTypeParser('multipart/form-data', deferMultipart)
   }
@@ -91,13 +84,12 @@ async function plugin(fastify: FastifyInstance, options: WeftBindingOptions): Pr
 
 /**
  * Fastify's JSON parser (with the app's poisoning settings), given the text as Fastify's own string
- * parsers decode it; keeps the bytes, and lets an empty body through as no body.
+ * parsers decode it; an empty body is no body.
  */
 function jsonParser(fastify: FastifyInstance): FastifyBodyParser<Buffer> {
   const { onProtoPoisoning = 'error', onConstructorPoisoning = 'error' } = fastify.initialConfig
   const parse = fastify.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning)
   return (request, body, done) => {
-    keepBodyBytes(request, body)
     if (body.length === 0) done(null, undefined)
     else parse(request, body.toString(), done)
   }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { addKeptType, isKeptType, keepBodyBytes } from './body-bytes.js'
+import { addKeepingParser, isKeptType } from './body-bytes.js'
 import { configOf, ensureConfig } from './config.js'
 
 /** Content types of MessagePack bodies. */
@@ -19,13 +19,7 @@ export const cborTypes: (string | RegExp)[] = ['application/cbor', /^[a-z]+\/[^;
 export function keepRawBodies(fastify: FastifyInstance, types: readonly (string | RegExp)[]): void {
   const kept = ensureConfig(fastify).keptTypes
   for (const type of types) {
-    if (!fastify.hasContentTypeParser(type)) {
-      fastify.addContentTypeParser(type, { parseAs: 'buffer' }, (request, body, done) => {
-        keepBodyBytes(request, body as Buffer)
-        done(null, body)
-      })
-      addKeptType(kept, type)
-    }
+    if (!fastify.hasContentTypeParser(type)) addKeepingParser(fastify, kept, type)
   }
 }
 

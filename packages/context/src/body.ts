@@ -8,6 +8,8 @@ import { kDecodedBody, kDecoding, kRawBody, kReply } from './symbols.js'
 /** Fastify's default `bodyLimit`, used when a request carries no route options. */
 const FASTIFY_BODY_LIMIT = 1024 * 1024
 
+const routeBodyLimit = (request: FastifyRequest): number => request.routeOptions?.bodyLimit ?? FASTIFY_BODY_LIMIT
+
 type Decoded = { body: Buffer; error?: undefined } | { body?: undefined; error: Error }
 type Carrier = FastifyRequest & {
   [kRawBody]?: Buffer[]
@@ -25,8 +27,9 @@ type Carrier = FastifyRequest & {
  *   loop as soon as it is complete; `handle()` waits for that before its chain runs;
  * - any other body is kept by listening to the request stream.
  * Multipart bodies are left alone: `@weft/binding` reads that stream itself, when asked to.
- * An `onRequest` hook, not `preParsing`: Fastify's preParsing runner costs a JSON route several
- * times more, per request, than its onRequest runner (bench/RESULTS.md).
+ * An `onRequest` hook, not `preParsing`: Fastify's preParsing runner allocates three closures and
+ * a bound function per request, its onRequest runner fewer (a gain within the benchmarks' noise,
+ * bench/RESULTS.md), and `request.ctx` then works in later onRequest hooks too.
  */
 export function prepareRequestWith(options: ResolvedOptions) {
   return function prepareRequest(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
@@ -54,7 +57,7 @@ export function prepareRequestWith(options: ResolvedOptions) {
 function keepChunks(carrier: Carrier): Buffer[] {
   const chunks: Buffer[] = []
   carrier[kRawBody] = chunks
-  const limit = carrier.routeOptions.bodyLimit ?? FASTIFY_BODY_LIMIT
+  const limit = routeBodyLimit(carrier)
   const payload = carrier.raw
   let size = 0
   const onData = (chunk: Buffer) => {
@@ -94,23 +97,28 @@ export function decoding(request: FastifyRequest): Promise<void> | undefined {
   return (request as Carrier)[kDecoding]
 }
 
+/** The bytes of the body as received: kept by the stream listener, or a binding parser, or the parsed body itself. */
+function receivedBytes(request: FastifyRequest): Buffer {
+  const chunks = (request as Carrier)[kRawBody]
+  if (chunks !== undefined) return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
+  const kept = bodyBytes(request)
+  if (kept !== undefined) return kept
+  const parsed = request.body
+  if (Buffer.isBuffer(parsed)) return parsed
+  if (typeof parsed === 'string') return Buffer.from(parsed)
+  return Buffer.alloc(0)
+}
+
 /** The raw request body as received (empty when there was none or it was multipart). */
 export function bodyRaw(c: CtxBase): Buffer {
-  const chunks = (c._req as Carrier)[kRawBody]
-  const kept = bodyBytes(c._req)
-  let raw: Buffer
-  if (chunks !== undefined) raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
-  else if (kept !== undefined) raw = kept
-  else if (Buffer.isBuffer(c._req.body)) raw = c._req.body
-  else if (typeof c._req.body === 'string') raw = Buffer.from(c._req.body)
-  else raw = Buffer.alloc(0)
+  const raw = receivedBytes(c._req)
   return c._opts.immutable ? Buffer.from(raw) : raw
 }
 
 /** The decode limits of a request: the `bodyDecodeLimit` option, else the route's `bodyLimit`. */
 function decodeLimits(request: FastifyRequest, options: ResolvedOptions): DecodeLimits {
   return {
-    maxBytes: options.bodyDecodeLimit ?? request.routeOptions?.bodyLimit ?? FASTIFY_BODY_LIMIT,
+    maxBytes: options.bodyDecodeLimit ?? routeBodyLimit(request),
     maxCodings: options.maxContentCodings,
   }
 }
