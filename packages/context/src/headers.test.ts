@@ -68,6 +68,8 @@ describe('links edge cases', () => {
     ['a single URL', ['/only'], '</only>'],
     ['a rel with quotes and backslashes is a valid quoted string', ['/a', 'a"b\\c'], '</a>; rel="a\\"b\\\\c"'],
     ['a rel with commas and semicolons stays inside its quotes', ['/a', 'x, y; z'], '</a>; rel="x, y; z"'],
+    ['angle brackets in a URL are percent-encoded', ['/a?q=<b>', 'next'], '</a?q=%3Cb%3E>; rel="next"'],
+    ['a tab in a rel is kept', ['/a', 'x\ty'], '</a>; rel="x\ty"'],
   ])('%s', async (_rule, args, expected) => {
     const res = await respond((c) => c.links(...args).sendString(''))
     expect(res.headers.link).toBe(expected)
@@ -107,6 +109,9 @@ describe('header splitting', () => {
     ['set name', (c: Ctx) => c.set('X-A\r\nEvil', 'v')],
     ['links url', (c: Ctx) => c.links('/a>\r\nSet-Cookie: evil=1', 'next')],
     ['links rel', (c: Ctx) => c.links('/a', 'next\nX: y')],
+    ['links url with DEL', (c: Ctx) => c.links('/a\u007f', 'next')],
+    ['links url beyond Latin-1', (c: Ctx) => c.links('/a\u2028', 'next')],
+    ['links last url without rel', (c: Ctx) => c.links('/a', 'next', '/b\r\nX: y')],
     ['location', (c: Ctx) => c.location('/a\r\nSet-Cookie: evil=1')],
     ['redirect', (c: Ctx) => c.redirect('/a\nSet-Cookie: evil=1')],
     ['append', (c: Ctx) => c.append('X-A', 'a\rb')],

@@ -1,4 +1,5 @@
 function decodeKey(raw: string): string {
+  if (!raw.includes('%') && !raw.includes('+')) return raw
   const text = raw.includes('+') ? raw.replaceAll('+', ' ') : raw
   try {
     return decodeURIComponent(text)
@@ -47,6 +48,24 @@ function cachedSplit(base: string): SplitURL {
   return lastSplit
 }
 
+/**
+ * `encodeURIComponent(text)`, returning `text` itself when it has only characters that function
+ * leaves alone (page numbers and key names, nearly always): the links of every page go through here.
+ */
+function encodeComponent(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    const plain =
+      (code >= 97 && code <= 122) ||
+      (code >= 65 && code <= 90) ||
+      (code >= 48 && code <= 57) ||
+      code === 45 ||
+      code === 95
+    if (!plain) return encodeURIComponent(text)
+  }
+  return text
+}
+
 /** Index of the first entry of `set` named `name`, or -1. */
 function indexIn(set: readonly (readonly [string, string])[], name: string): number {
   for (let i = 0; i < set.length; i++) if ((set[i] as readonly [string, string])[0] === name) return i
@@ -74,7 +93,7 @@ export function rewriteQuery(
     if (at !== -1) {
       if (placed[at]) continue
       placed[at] = true
-      query += `&${encodeURIComponent(name)}=${encodeURIComponent((set[at] as readonly [string, string])[1])}`
+      query += `&${encodeComponent(name)}=${encodeComponent((set[at] as readonly [string, string])[1])}`
     } else if (name === '' || !drop.includes(name)) query += `&${parts[i]}`
   }
   for (let i = 0; i < set.length; i++) {
@@ -82,7 +101,7 @@ export function rewriteQuery(
     // Only the first entry of a name counts (a later duplicate maps to the same index).
     if (placed[i] || indexIn(set, name) !== i) continue
     placed[i] = true
-    query += `&${encodeURIComponent(name)}=${encodeURIComponent(value)}`
+    query += `&${encodeComponent(name)}=${encodeComponent(value)}`
   }
   return query === '' ? `${path}${fragment}` : `${path}?${query.slice(1)}${fragment}`
 }
