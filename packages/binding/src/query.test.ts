@@ -24,6 +24,27 @@ describe('bind().query()', () => {
     expect(res).toEqual({ status: 200, body: { id: 42, price: 9.5, active: true, name: 'Ada' } })
   })
 
+  it.each([
+    ['7', 7],
+    ['+7', 7],
+    ['-7', -7],
+    ['007', 7],
+  ])('reads the integer %s', async (text, value) => {
+    expect(await query(Type.Object({ n: Type.Integer() }), `n=${encodeURIComponent(text)}`)).toEqual({
+      status: 200,
+      body: { n: value },
+    })
+  })
+
+  it.each(['+', '-', '', '1.5', '1e3', '0x10', ' 7', '7 ', '+-7', '\u0663'])(
+    'refuses %j for an integer with a 400 that names the field',
+    async (text) => {
+      const res = await query(Type.Object({ n: Type.Integer() }), `n=${encodeURIComponent(text)}`)
+      expect(res.status).toBe(400)
+      expect(res.body).toMatchObject({ code: 'WEFT_BIND_ERROR', message: expect.stringContaining('an integer') })
+    },
+  )
+
   it('reads the key named by the query tag', async () => {
     const schema = Type.Object({ pageSize: Type.Integer({ query: 'limit' }) })
     expect((await query(schema, 'limit=5')).body).toEqual({ pageSize: 5 })

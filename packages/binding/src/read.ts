@@ -10,7 +10,7 @@ import { BindError, BindingSetupError, BindSource, UnsupportedMediaTypeError, Va
 import { bindFiles } from './files.js'
 import { multipartForm } from './multipart.js'
 import { planFor } from './plan.js'
-import { cookieMap, headerMap, paramsMap, queryMap, respHeaderMap } from './sources.js'
+import { cookieMap, headerMap, paramsMap, queryMap, respHeaderMap, toRawMap } from './sources.js'
 
 /**
  * Options of one binding call.
@@ -223,7 +223,7 @@ function readMap(
   const config = target.config
   const options = mapOptionsFor(config, source, tag === 'form', step.defaults)
   if (isRecordSchema(schema)) {
-    return decodeRecord(recordPlanFor(schema, config), map, options)
+    return decodeRecord(recordPlanFor(schema, config), toRawMap(map), options)
   }
   return decodeMap(planFor(schema, tagFor(target, tag, step.options), config), map, options)
 }

@@ -135,3 +135,38 @@ describe('bind().respHeader()', () => {
     expect(res.json().code).toBe('WEFT_NO_REPLY')
   })
 })
+
+describe('bind().query() with a custom querystring parser', () => {
+  async function withQs(schema: Parameters<ReturnType<typeof bind>['query']>[0], url: string) {
+    const { default: Fastify } = await import('fastify')
+    const qs = await import('qs')
+    const app = Fastify({ routerOptions: { querystringParser: (text: string) => qs.parse(text) } })
+    app.get('/', (request) => bind(request).query(schema))
+    return app.inject({ url })
+  }
+
+  it('reads nested objects and lists as it reads bracket keys', async () => {
+    const schema = Type.Object({
+      page: Type.Integer(),
+      price: Type.Object({ min: Type.Integer(), max: Type.Integer() }),
+      sizes: Type.Array(Type.Integer()),
+      posts: Type.Array(Type.Object({ title: Type.String() })),
+    })
+    const res = await withQs(schema, '/?page=2&price[min]=10&price[max]=99&sizes[]=40&sizes[]=41&posts[0][title]=a')
+    expect(res.json()).toEqual({ page: 2, price: { min: 10, max: 99 }, sizes: [40, 41], posts: [{ title: 'a' }] })
+  })
+
+  it('fills a map from nested values as from the same bracket keys', async () => {
+    const schema = Type.Record(Type.String(), Type.String())
+    const res = await withQs(schema, '/?a=1&b[c]=2')
+    const plain = await (await makeApp((request) => bind(request).query(schema))).inject({ url: '/?a=1&b[c]=2' })
+    expect(res.json()).toEqual({ a: '1', 'b.c': '2' })
+    expect(res.json()).toEqual(plain.json())
+  })
+
+  it('answers 400 for a nested value that does not convert', async () => {
+    const schema = Type.Object({ price: Type.Object({ min: Type.Integer() }) })
+    const res = await withQs(schema, '/?price[min]=cheap')
+    expect(res.statusCode).toBe(400)
+  })
+})
