@@ -84,8 +84,10 @@ export async function orchestrate(script, known, names, requests) {
   const unknown = names.filter((name) => !known.includes(name))
   if (unknown.length > 0) throw new Error(`unknown variants: ${unknown.join(', ')}; known: ${known}`)
   const workers = []
-  for (const name of names) {
-    for (let copy = 0; copy < PROCESSES; copy++) {
+  // one copy of each variant in turn, in alternating order: the first processes started tend to
+  // run slowest, and a variant whose copies all started first would pay for it
+  for (let copy = 0; copy < PROCESSES; copy++) {
+    for (const name of copy % 2 === 0 ? names : [...names].reverse()) {
       const child = fork(script, {
         env: { ...process.env, IN_PROCESS_VARIANT: name },
         // as the bench's servers run (bench/src/http/server-process.ts: V8's pretenuring flips at random)

@@ -120,18 +120,24 @@ const median = (values: number[]) => {
 }
 
 /**
- * The route rows: each route in processes of its own (bench/route-worker.ts), a few of each, asked
+ * The route rows: each route in processes of its own (bench/route-worker.ts), seven of each, asked
  * in interleaved rounds for the CPU time of a batch of requests. Each process's median round
  * (after the warm-up rounds) as ops per CPU-second; the row is the median over its processes.
  */
 async function measureRoutes(): Promise<Map<string, number[]>> {
-  const copies = smoke ? 1 : 3
-  const routeRounds = smoke ? 2 : 10
-  const requests = smoke ? 200 : 10_000
+  // Processes of the same route differ by up to 20 % (heap and code placement): seven of each, so
+  // that the median process is not one of the outliers; fewer requests per round pay for them.
+  const copies = smoke ? 1 : 7
+  const routeRounds = smoke ? 2 : 8
+  const requests = smoke ? 200 : 6_000
   const worker = fileURLToPath(new URL('./route-worker.ts', import.meta.url))
   const workers: { name: string; child: ChildProcess; ns: number[] }[] = []
-  for (const [name, variant] of Object.entries(routes)) {
-    for (let copy = 0; copy < copies; copy++) {
+  // one copy of each route in turn, in alternating order: processes started one after the other
+  // ran alike, and the first few started ran slowest (one route's copies all started first
+  // measured 25 % slower)
+  const entries = Object.entries(routes)
+  for (let copy = 0; copy < copies; copy++) {
+    for (const [name, variant] of copy % 2 === 0 ? entries : [...entries].reverse()) {
       const child = fork(worker, {
         env: { ...process.env, ROUTE_VARIANT: variant },
         // as every benchmark server runs (bench/src/http/server-process.ts: V8's pretenuring flips at random)

@@ -1,0 +1,84 @@
+// Per-request CPU cost of the peer comparison's pagination route (`GET /products?page=3&limit=20
+// &sort=-price`, 10,000 rows in memory) without the network: bare Fastify's hand-written paging
+// against Weft's `paginate()` + `handle()`, and steps in between, each in processes of its own,
+// measured in interleaved rounds of CPU time (see in-process.mjs for why).
+//
+//   pnpm build && BENCH_ONLY=http:peers-pagination pnpm bench && node bench/tools/in-process-paging.mjs [variant,...]
+//
+// (The bench run compiles bench/src/servers/, whose shared rows and paging rules this reuses.)
+import { handle, weftContext } from '@weft/context'
+import { fromContext, paginate } from '@weft/pagination'
+import { pageQuery, pagingLinks } from '../.tmp/servers/peers-paging.js'
+import { paging, rows, rowsSortedBy } from '../.tmp/servers/peers-shared.js'
+import { orchestrate, routeOnce, runWorker } from './in-process-harness.mjs'
+
+const url = '/products?page=3&limit=20&sort=-price'
+
+/** The route of bare Fastify in the peer comparison (bench/src/servers/peers-fastify.ts). */
+function byHand(request, reply) {
+  const page = pageQuery(request.query)
+  const start = (page.page - 1) * page.limit
+  const data = rowsSortedBy(page.field, page.descending).slice(start, start + page.limit)
+  reply.header('link', pagingLinks(request.url, page))
+  return { data, meta: { page: page.page, limit: page.limit, total: rows.length } }
+}
+
+/** Weft's route (bench/src/servers/peers-weft.ts). */
+const weftRoute = handle((c) => {
+  const page = fromContext(c)
+  const [sort] = page.sort
+  const start = page.start()
+  const data = rowsSortedBy(sort.field, sort.order === 'desc').slice(start, start + page.limit)
+  const at = c.originalURL()
+  c.links(page.nextPageURL(at), 'next')
+  if (page.page > 1) c.links(page.previousPageURL(at), 'prev')
+  c.json({ data, meta: { page: page.page, limit: page.limit, total: rows.length } })
+})
+
+/** The routes compared; the first one given is the baseline. */
+const variants = {
+  fastify: (app) => app.get('/products', async (request, reply) => byHand(request, reply)),
+  'fastify + weftContext': async (app) => {
+    await app.register(weftContext)
+    app.get('/products', async (request, reply) => byHand(request, reply))
+  },
+  'fastify + weftContext + paginate hook (unused)': async (app) => {
+    await app.register(weftContext)
+    app.get('/products', { onRequest: paginate({ allowedSorts: paging.allowedSorts }) }, async (request, reply) =>
+      byHand(request, reply),
+    )
+  },
+  'handle() by hand': async (app) => {
+    await app.register(weftContext)
+    app.get(
+      '/products',
+      handle((c) => byHand(c.request(), c.response())),
+    )
+  },
+  weft: async (app) => {
+    await app.register(weftContext)
+    app.get('/products', { onRequest: paginate({ allowedSorts: paging.allowedSorts }) }, weftRoute)
+  },
+}
+
+const REQUESTS = Number(process.env.REQUESTS ?? 20_000)
+
+function request(app) {
+  return routeOnce(app, (req) => {
+    req.method = 'GET'
+    req.url = url
+    req.headers = { host: 'localhost', accept: '*/*' }
+    req.rawHeaders = ['host', 'localhost', 'accept', '*/*']
+    req.complete = true
+    req.push(null)
+  })
+}
+
+const isRight = (answer) =>
+  answer.startsWith('HTTP/1.1 200') && /\r\nlink: <\/products\?page=4&limit=20&sort=-price>; rel="next"/i.test(answer)
+
+const script = new URL(import.meta.url).pathname
+const names = process.argv[2] ? process.argv[2].split(',') : Object.keys(variants)
+const variant = process.env.IN_PROCESS_VARIANT
+if (variant) await runWorker(variant, variants[variant], request, isRight)
+else await orchestrate(script, Object.keys(variants), names, REQUESTS)
