@@ -51,6 +51,20 @@ export type TreeDecoder = { plan: TreePlan; mode: TreeMode; compiled: CompiledTr
 
 /** The decoder of `schema` for `tag` (cached per schema, tag and mode). */
 export function treeDecoderFor(schema: TSchema, tag: string, mode: TreeMode, config: BindingConfig): TreeDecoder {
+  // the last decoder asked, first: a route binds the same schema on every request (`plans` is
+  // replaced when the configuration's decoders change, and its decoders with it)
+  const last = lastDecoder
+  if (last !== undefined && last.schema === schema && last.tag === tag && last.plans === config.plans) {
+    if (last.decoder.mode === mode) return last.decoder
+  }
+  const decoder = lookupDecoder(schema, tag, mode, config)
+  lastDecoder = { schema, tag, plans: config.plans, decoder }
+  return decoder
+}
+
+let lastDecoder: { schema: TSchema; tag: string; plans: unknown; decoder: TreeDecoder } | undefined
+
+function lookupDecoder(schema: TSchema, tag: string, mode: TreeMode, config: BindingConfig): TreeDecoder {
   let byTag = config.plans.get(schema)
   if (byTag === undefined) {
     byTag = new Map()

@@ -37,6 +37,51 @@ describe('setParserDecoder()', () => {
     expect(await queryWith({ zeroEmpty: true }, Page, 'page=&flag=')).toEqual({ page: 0, flag: false })
   })
 
+  it('applies settings changed after a first request bound the same schema', async () => {
+    const app = await makeApp((request) => bind(request).query(Page))
+    expect((await app.inject({ url: '/?page=' })).statusCode).toBe(400)
+    setParserDecoder(app, { zeroEmpty: true })
+    expect((await app.inject({ url: '/?page=' })).json()).toEqual({ page: 0 })
+  })
+
+  it('keeps the settings of each app apart when both bind the same schema in turn', async () => {
+    const plain = await makeApp((request) => bind(request).query(Page))
+    const zero = await makeApp((request) => bind(request).query(Page), { parserDecoder: { zeroEmpty: true } })
+    for (let i = 0; i < 2; i++) {
+      expect((await zero.inject({ url: '/?page=' })).json()).toEqual({ page: 0 })
+      expect((await plain.inject({ url: '/?page=' })).statusCode).toBe(400)
+    }
+  })
+
+  it('keeps the JSON settings of each app apart when both bind the same schema in turn', async () => {
+    const plain = await makeApp((request) => bind(request).json(Page))
+    const strict = await makeApp((request) => bind(request).json(Page), { parserDecoder: { ignoreUnknownKeys: false } })
+    const body = { method: 'POST' as const, url: '/', payload: { page: 2, nope: true } }
+    for (let i = 0; i < 2; i++) {
+      expect((await plain.inject(body)).json()).toEqual({ page: 2 })
+      expect((await strict.inject(body)).json().message).toContain('unknown key "nope"')
+    }
+  })
+
+  it('keeps the XML converters of each app apart when both bind the same schema in turn', async () => {
+    const Stamp = Type.Object({ at: Type.String({ format: 'unix' }) })
+    const unix = (s: string) => new Date(Number(s) * 1000).toISOString()
+    const plain = await makeApp((request) => bind(request).xml(Stamp))
+    const converting = await makeApp((request) => bind(request).xml(Stamp), {
+      parserDecoder: { parserType: [{ customType: 'unix', converter: unix }] },
+    })
+    const body = {
+      method: 'POST' as const,
+      url: '/',
+      headers: { 'content-type': 'application/xml' },
+      payload: '<s><at>0</at></s>',
+    }
+    for (let i = 0; i < 2; i++) {
+      expect((await converting.inject(body)).json()).toEqual({ at: '1970-01-01T00:00:00.000Z' })
+      expect((await plain.inject(body)).json()).toEqual({ at: '0' })
+    }
+  })
+
   it('converts by format with parserType converters', async () => {
     const unix = (s: string) => new Date(Number(s) * 1000).toISOString()
     const schema = Type.Object({ at: Type.String({ format: 'unix' }) })

@@ -7,13 +7,20 @@ import { isObjectSchema } from './schema.js'
 /** Compiled validators by schema; `null` for schemas the struct validator does not check. */
 const validators = new WeakMap<TSchema, Validator | null>()
 
+// The last schema asked and its validator, first: a route checks the same schema on every request.
+let lastSchema: TSchema | undefined
+let lastValidator: Validator | null = null
+
 function validatorOf(schema: TSchema): Validator | null {
+  if (schema === lastSchema) return lastValidator
   let validator = validators.get(schema)
   if (validator === undefined) {
     // maps are not structs: Fiber's validator does not run for them
     validator = isObjectSchema(schema) && !isRecordSchema(schema) ? Compile(schema) : null
     validators.set(schema, validator)
   }
+  lastSchema = schema
+  lastValidator = validator
   return validator
 }
 
