@@ -259,8 +259,8 @@ function readMap(
   return decodeMap(plan, map, options)
 }
 
-// The plan of the last map read: a route binds the same schema on every request, and the two
-// lookups behind `planFor` (a WeakMap by schema, a Map by tag) cost a tenth of decoding its query.
+// The plan of the last map read: a route binds the same schema on every request, so the two
+// lookups behind `planFor` (a WeakMap by schema, a Map by tag) are skipped for the common case.
 // `plans` is the configuration's table, replaced when its decoders change (so is the plan).
 let lastPlan: { schema: TSchema; tag: string; plans: unknown; plan: ObjectPlan } | undefined
 
