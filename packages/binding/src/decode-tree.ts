@@ -54,8 +54,14 @@ export function treeDecoderFor(schema: TSchema, tag: string, mode: TreeMode, con
   // the last decoder asked, first: a route binds the same schema on every request (`plans` is
   // replaced when the configuration's decoders change, and its decoders with it)
   const last = lastDecoder
-  if (last !== undefined && last.schema === schema && last.tag === tag && last.plans === config.plans) {
-    if (last.decoder.mode === mode) return last.decoder
+  if (
+    last !== undefined &&
+    last.schema === schema &&
+    last.tag === tag &&
+    last.decoder.mode === mode &&
+    last.plans === config.plans
+  ) {
+    return last.decoder
   }
   const decoder = lookupDecoder(schema, tag, mode, config)
   lastDecoder = { schema, tag, plans: config.plans, decoder }

@@ -1,6 +1,7 @@
 function decodeKey(raw: string): string {
-  if (!raw.includes('%') && !raw.includes('+')) return raw
-  const text = raw.includes('+') ? raw.replaceAll('+', ' ') : raw
+  const plus = raw.includes('+')
+  if (!plus && !raw.includes('%')) return raw
+  const text = plus ? raw.replaceAll('+', ' ') : raw
   try {
     return decodeURIComponent(text)
   } catch {
