@@ -3,6 +3,7 @@ import { FAIL } from './convert.js'
 import { normalizeBrackets } from './decode-record.js'
 import { BindError, type BindSource } from './errors.js'
 import { type CompiledBuild, compileBuild } from './map-compiled.js'
+import { compileExactFill, type ExactFill } from './map-exact.js'
 import { arrayIndex, splitKey } from './path.js'
 import type { FieldPlan, ObjectPlan } from './plan.js'
 import { isStringList, toRawMap } from './sources.js'
@@ -39,13 +40,32 @@ export type MapOptions = {
  * so request keys can never reach a prototype.
  */
 export function decodeMap(plan: ObjectPlan, map: RawMap, options: MapOptions): Record<string, unknown> {
+  // the common case first: every key names a field exactly, read under its own name
+  let exact = plan.exact as ExactFill | undefined
+  if (exact === undefined) {
+    exact = compileExactFill(plan)
+    plan.exact = exact
+  }
+  const slots: Slot[] = new Array(plan.fields.length)
+  if (exact(map, slots) === keyCount(map)) return build(plan, slots, options, '')
+  return decodeEach(plan, map, options)
+}
+
+function keyCount(map: RawMap): number {
+  let count = 0
+  for (const _ in map) count++
+  return count
+}
+
+/** decodeMap key by key: any case, nested keys at any depth, unknown keys. */
+function decodeEach(plan: ObjectPlan, map: RawMap, options: MapOptions): Record<string, unknown> {
   const slots: Slot[] = new Array(plan.fields.length)
   for (const key in map) {
     const value = map[key]
     if (typeof value !== 'string') {
       if (value === undefined) continue
       // a custom parser's nested values (`qs`): flattened into bracket keys, then read again
-      if (!isStringList(value)) return decodeMap(plan, toRawMap(map), options)
+      if (!isStringList(value)) return decodeEach(plan, toRawMap(map), options)
     }
     const field = lookup(plan, key, options.caseInsensitive)
     if (field !== undefined) {

@@ -42,6 +42,8 @@ export type ObjectPlan = {
   paths?: Map<string, string[] | string>
   /** The compiled build step of map decoding (made on first use; see map-compiled.ts). */
   build?: unknown
+  /** The compiled exact-key fill of map decoding (made on first use; see map-exact.ts). */
+  exact?: unknown
 }
 
 /**

@@ -21,9 +21,8 @@ export function compileTree(plan: TreePlan): CompiledTree {
   const writer = new Writer()
   const root = writer.function(plan)
   const source = `${writer.lines.join('\n')}\nreturn ${root}`
-  return new Function('FAIL', 'hasOwn', 'isPlainObject', 'clone', 'setProp', 'defaults', source)(
+  return new Function('FAIL', 'isPlainObject', 'clone', 'setProp', 'defaults', source)(
     FAIL,
-    Object.hasOwn,
     isPlainObject,
     copyDefault,
     setProp,
@@ -86,13 +85,23 @@ class Writer {
     // names of their own: arrays of arrays nest these loops
     const n = this.#loops++
     const [list, i, item] = [`a${n}`, `i${n}`, `e${n}`]
-    body.push(`  const ${list} = new Array(${input}.length)`)
+    if (items.kind === 'scalar') {
+      // scalars are kept as they are: checked in place, then copied in one step
+      body.push(`  for (let ${i} = 0; ${i} < ${input}.length; ${i}++) {`)
+      body.push(`    if (!(${typeTest(items.type, `${input}[${i}]`)})) return FAIL`)
+      body.push('  }')
+      body.push(`  ${output} = ${input}.slice()`)
+      return
+    }
+    // filled in order from empty: `new Array(length)` would stay a holey array, which
+    // JSON.stringify of the answer walks on a slower path
+    body.push(`  const ${list} = []`)
     body.push(`  for (let ${i} = 0; ${i} < ${input}.length; ${i}++) {`)
     body.push(`    let ${item} = ${input}[${i}]`)
     const inner: string[] = []
     this.#value(items, item, item, defaults, inner)
     body.push(...inner.map((line) => `  ${line}`))
-    body.push(`    ${list}[${i}] = ${item}`)
+    body.push(`    ${list}.push(${item})`)
     body.push('  }')
     body.push(`  ${output} = ${list}`)
   }
@@ -104,14 +113,22 @@ class Writer {
    */
   #object(plan: Extract<TreePlan, { kind: 'object' }>, body: string[]): void {
     body.push('  if (!isPlainObject(v)) return FAIL')
-    const known = [...plan.keys].map((key) => `case ${JSON.stringify(key)}:`).join(' ')
-    body.push(`  if (s) for (const k of Object.keys(v)) switch (k) { ${known} break; default: return FAIL }`)
     const locals = plan.props.map((_, index) => `p${index}`)
     if (locals.length > 0) body.push(`  let ${locals.join(', ')}, all = true`)
+    // The body's own keys, each read under its literal name into the locals of the properties it
+    // fills: one walk of the keys, where asking `hasOwn` for each property was a call apiece
+    // (only own keys count: a polluted Object.prototype fills nothing).
+    const cases = [...plan.keys].map((key) => {
+      const literal = JSON.stringify(key)
+      const reads = plan.props.flatMap((prop, index) => (prop.key === key ? [`${locals[index]} = v[${literal}]`] : []))
+      return `case ${literal}: ${reads.join('; ')}; break`
+    })
+    body.push('  const keys = Object.keys(v)')
+    body.push('  for (let i = 0; i < keys.length; i++) {')
+    body.push(`    switch (keys[i]) { ${cases.join('; ')}; default: if (s) return FAIL }`)
+    body.push('  }')
     plan.props.forEach((prop, index) => {
       const local = locals[index] as string
-      const key = JSON.stringify(prop.key)
-      body.push(`  ${local} = hasOwn(v, ${key}) ? v[${key}] : undefined`)
       if (prop.hasDefault) {
         this.defaults.push(prop.defaultValue)
         const fill = `clone(defaults[${this.defaults.length - 1}])`

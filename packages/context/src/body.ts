@@ -38,14 +38,20 @@ export function prepareRequestWith(options: ResolvedOptions) {
     const headers = request.headers
     const length = headers['content-length']
     const hasBody = (length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined
-    const contentType = headers['content-type']
-    if (hasBody && (contentType === undefined || contentType.slice(0, 10).toLowerCase() !== 'multipart/')) {
-      const encoding = headers['content-encoding']
-      if (encoding !== undefined) decodeWhenComplete(carrier, keepChunks(carrier), encoding, options)
-      else if (!keepsBodyBytes(request)) keepChunks(carrier)
-    }
+    if (hasBody) keepBody(carrier, headers, options)
     done()
   }
+}
+
+/** Sees to it that `c.body()` will have the bytes of a body, unless the parser reading it keeps them. */
+function keepBody(carrier: Carrier, headers: FastifyRequest['headers'], options: ResolvedOptions): void {
+  const encoding = headers['content-encoding']
+  // the common case first: a binding parser (JSON, forms...) keeps the bytes it reads
+  if (encoding === undefined && keepsBodyBytes(carrier)) return
+  const contentType = headers['content-type']
+  if (contentType !== undefined && contentType.slice(0, 10).toLowerCase() === 'multipart/') return
+  const chunks = keepChunks(carrier)
+  if (encoding !== undefined) decodeWhenComplete(carrier, chunks, encoding, options)
 }
 
 /**
