@@ -120,14 +120,15 @@ const median = (values: number[]) => {
 }
 
 /**
- * The route rows: each route in processes of its own (bench/route-worker.ts), seven of each, asked
+ * The route rows: each route in processes of its own (bench/route-worker.ts), twelve of each, asked
  * in interleaved rounds for the CPU time of a batch of requests. Each process's median round
  * (after the warm-up rounds) as ops per CPU-second; the row is the median over its processes.
  */
 async function measureRoutes(): Promise<Map<string, number[]>> {
-  // Processes of the same route differ by up to 20 % (heap and code placement): seven of each, so
-  // that the median process is not one of the outliers; fewer requests per round pay for them.
-  const copies = smoke ? 1 : 7
+  // Processes of the same route differ by up to 20 % (heap and code placement): twelve of each, so
+  // that the median process is not one of the outliers (with seven, the two `bind()` rows, the same
+  // code for a GET, still came out 1.05x and 0.95x in one run); fewer requests per round pay for them.
+  const copies = smoke ? 1 : 12
   const routeRounds = smoke ? 2 : 8
   const requests = smoke ? 200 : 6_000
   const worker = fileURLToPath(new URL('./route-worker.ts', import.meta.url))
