@@ -47,6 +47,18 @@ export function routeOnce(app, prepare, afterRouting) {
   })
 }
 
+/** One `GET url` with no body through `routeOnce`, as a browser-less client sends it. */
+export function getOnce(app, url) {
+  return routeOnce(app, (req) => {
+    req.method = 'GET'
+    req.url = url
+    req.headers = { host: 'localhost', accept: '*/*' }
+    req.rawHeaders = ['host', 'localhost', 'accept', '*/*']
+    req.complete = true
+    req.push(null)
+  })
+}
+
 const cpuNs = () => {
   const { user, system } = process.cpuUsage()
   return (user + system) * 1000

@@ -10,7 +10,7 @@ import { handle, weftContext } from '@weft/context'
 import { fromContext, paginate } from '@weft/pagination'
 import { pageQuery, pagingLinks } from '../.tmp/servers/peers-paging.js'
 import { paging, rows, rowsSortedBy } from '../.tmp/servers/peers-shared.js'
-import { orchestrate, routeOnce, runWorker } from './in-process-harness.mjs'
+import { getOnce, orchestrate, runWorker } from './in-process-harness.mjs'
 
 const url = '/products?page=3&limit=20&sort=-price'
 
@@ -63,16 +63,7 @@ const variants = {
 
 const REQUESTS = Number(process.env.REQUESTS ?? 20_000)
 
-function request(app) {
-  return routeOnce(app, (req) => {
-    req.method = 'GET'
-    req.url = url
-    req.headers = { host: 'localhost', accept: '*/*' }
-    req.rawHeaders = ['host', 'localhost', 'accept', '*/*']
-    req.complete = true
-    req.push(null)
-  })
-}
+const request = (app) => getOnce(app, url)
 
 const isRight = (answer) =>
   answer.startsWith('HTTP/1.1 200') && /\r\nlink: <\/products\?page=4&limit=20&sort=-price>; rel="next"/i.test(answer)

@@ -11,7 +11,7 @@
 import { bind } from '@weft/binding'
 import { handle, weftContext } from '@weft/context'
 import { Search } from '../.tmp/servers/peers-shared.js'
-import { orchestrate, routeOnce, runWorker } from './in-process-harness.mjs'
+import { getOnce, orchestrate, runWorker } from './in-process-harness.mjs'
 
 const url =
   '/search?q=mechanical+keyboard&category=tools&brand=acme&tags=usb-c&tags=tenkeyless&minPrice=10' +
@@ -51,16 +51,7 @@ const variants = {
 
 const REQUESTS = Number(process.env.REQUESTS ?? 20_000)
 
-function request(app) {
-  return routeOnce(app, (req) => {
-    req.method = 'GET'
-    req.url = url
-    req.headers = { host: 'localhost', accept: '*/*' }
-    req.rawHeaders = ['host', 'localhost', 'accept', '*/*']
-    req.complete = true
-    req.push(null)
-  })
-}
+const request = (app) => getOnce(app, url)
 
 const isRight = (answer) => answer.startsWith('HTTP/1.1 200') && answer.includes('"tags":["usb-c","tenkeyless"]')
 

@@ -1,4 +1,5 @@
 import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify'
+import { mediaTypeOfHeader } from './content-type.js'
 
 // Binding's body parsers keep the bytes they parsed on the request, for `c.body()` of
 // @weft/context: the parser holds them anyway, so keeping them costs one reference, where
@@ -48,8 +49,7 @@ export function addKeepingParser(
 export function isKeptType(kept: KeptTypes, header: string | undefined): boolean {
   if (header === undefined) return false
   if (kept.names.has(header)) return true
-  const end = header.indexOf(';')
-  const mediaType = (end === -1 ? header : header.slice(0, end)).trim().toLowerCase()
+  const mediaType = mediaTypeOfHeader(header)
   if (kept.names.has(mediaType)) return true
   for (const pattern of kept.patterns) if (pattern.test(mediaType)) return true
   return false

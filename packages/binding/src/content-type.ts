@@ -11,7 +11,11 @@ let lastMediaType = ''
 /** The request's media type: lower-cased, parameters (`; charset=...`) dropped. */
 export function mediaTypeOf(request: FastifyRequest): string {
   const header = request.headers['content-type']
-  if (header === undefined) return ''
+  return header === undefined ? '' : mediaTypeOfHeader(header)
+}
+
+/** The media type of a Content-Type header: lower-cased, parameters dropped. */
+export function mediaTypeOfHeader(header: string): string {
   if (header === lastHeader) return lastMediaType
   const semicolon = header.indexOf(';')
   const mediaType = (semicolon === -1 ? header : header.slice(0, semicolon)).trim().toLowerCase()

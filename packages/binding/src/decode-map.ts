@@ -14,7 +14,7 @@ export type RawMap = Record<string, string | string[] | undefined>
 /** Values gathered under one key path before conversion. */
 // children in a Map, not a null-prototype object: V8 keeps those in dictionary mode, and a for-in
 // over one cost more than the rest of decoding a nested key
-type RawNode = { values: string[]; children: Map<string, RawNode> | undefined }
+export type RawNode = { values: string[]; children: Map<string, RawNode> | undefined }
 
 type Slot = string | string[] | RawNode | undefined
 

@@ -1,8 +1,6 @@
+import type { RawNode } from './decode-map.js'
 import type { FieldPlan, ObjectPlan } from './plan.js'
 import { isStringList } from './sources.js'
-
-/** The values gathered for a nested field (`price[min]=1` under `price`), as decodeMap builds them. */
-export type ExactNode = { values: string[]; children: Map<string, ExactNode> | undefined }
 
 /**
  * Fills `slots` from the keys of `map` that name a field of the plan exactly (`page`, and
@@ -53,12 +51,12 @@ function isPlainName(name: string): boolean {
 
 /** Adds `values` under `key` to the nested node of slot `index`. */
 function nest(slots: unknown[], index: number, key: string, values: string | string[]): void {
-  let node = slots[index] as ExactNode | undefined
+  let node = slots[index] as RawNode | undefined
   if (node === undefined) {
     node = { values: [], children: new Map() }
     slots[index] = node
   }
-  ;(node.children as Map<string, ExactNode>).set(key, {
+  ;(node.children as Map<string, RawNode>).set(key, {
     values: typeof values === 'string' ? [values] : values.slice(),
     children: undefined,
   })
