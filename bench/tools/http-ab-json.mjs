@@ -4,8 +4,12 @@
 //
 //   pnpm build && node bench/tools/http-ab-json.mjs [variant,...]
 //
-// Env: COPIES (processes per variant), ROUNDS, SECONDS, SERVER_FLAGS (node flags of the servers),
-// USER_ONLY (user CPU only), LOG_DIR (servers' stdout), VERBOSE (print every round's figure).
+// Env: COPIES (processes per variant), ROUNDS, SECONDS, SERVER_FLAGS (more node flags of the
+// servers), BENCH_PRETENURING=1 (V8's default, as the bench's servers take it), USER_ONLY (user CPU
+// only), LOG_DIR (servers' stdout), VERBOSE (print every round's figure).
+//
+// Each process's user and system time and minor page faults per request are printed too: a process
+// can settle in a slower state of its own (bench/RESULTS.md), and the median hides which one did.
 import { execFileSync, fork } from 'node:child_process'
 import { openSync, readFileSync } from 'node:fs'
 import autocannon from 'autocannon'
@@ -14,9 +18,10 @@ const variantsModule = new URL('./in-process-json.mjs', import.meta.url).pathnam
 const ROUNDS = Number(process.env.ROUNDS ?? 8)
 const SECONDS = Number(process.env.SECONDS ?? 2)
 
-const cpuTicks = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-  return process.env.USER_ONLY ? Number(fields[11]) : Number(fields[11]) + Number(fields[12])
+/** Ticks of user and system CPU time and minor page faults of a process, from /proc. */
+const usage = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ').map(Number)
+  return { user: fields[11], system: fields[12], faults: fields[7] }
 }
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1]
 
@@ -25,7 +30,11 @@ const servers = []
 for (const name of names) {
   for (let copy = 0; copy < Number(process.env.COPIES ?? 2); copy++) {
     const child = fork(variantsModule, {
-      execArgv: (process.env.SERVER_FLAGS ?? '').split(' ').filter(Boolean),
+      // as the bench's servers run (bench/src/http/server-process.ts: V8's pretenuring flips at random)
+      execArgv: [
+        ...(process.env.BENCH_PRETENURING === '1' ? [] : ['--no-allocation-site-pretenuring']),
+        ...(process.env.SERVER_FLAGS ?? '').split(' ').filter(Boolean),
+      ],
       env: { ...process.env, HTTP_VARIANT: name },
       stdio: [
         'ignore',
@@ -36,7 +45,7 @@ for (const name of names) {
     })
     const port = await new Promise((resolve) => child.once('message', resolve))
     execFileSync('taskset', ['-a', '-cp', '0', String(child.pid)])
-    servers.push({ name, child, port, samples: [] })
+    servers.push({ name, child, port, samples: [], details: [] })
   }
 }
 execFileSync('taskset', ['-a', '-cp', '1', String(process.pid)])
@@ -54,13 +63,23 @@ const load = (port, seconds) =>
 for (const server of servers) await load(server.port, 1)
 for (let round = 0; round < ROUNDS; round++) {
   for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
-    const before = cpuTicks(server.child.pid)
+    const before = usage(server.child.pid)
     const result = await load(server.port, SECONDS)
-    const ticks = cpuTicks(server.child.pid) - before
+    const after = usage(server.child.pid)
     if (result.non2xx > 0 || result.errors > 0) throw new Error(`${server.name}: ${result.non2xx} non-2xx`)
-    server.samples.push(((ticks * 10_000) / result.requests.total) * 1)
+    // a tick is 10 ms: µs per request
+    const perRequest = (key, scale = 10_000) => ((after[key] - before[key]) * scale) / result.requests.total
+    server.samples.push(perRequest('user') + (process.env.USER_ONLY ? 0 : perRequest('system')))
+    server.details.push({ user: perRequest('user'), system: perRequest('system'), faults: perRequest('faults', 1) })
     if (process.env.VERBOSE) console.log(round, server.name, server.samples.at(-1).toFixed(1))
   }
+}
+console.log('per process (median of rounds): user µs, system µs, minor page faults per request')
+for (const server of servers) {
+  const of = (key) => median(server.details.slice(1).map((item) => item[key]))
+  console.log(
+    `  ${server.name.padEnd(46)} pid ${server.child.pid}: ${of('user').toFixed(1)} + ${of('system').toFixed(1)} µs, ${of('faults').toFixed(2)} faults`,
+  )
 }
 const per = new Map()
 for (const server of servers) {
