@@ -32,6 +32,14 @@ describe('benchSettings, peers', () => {
     expect(benchSettings({ BENCH_SMOKE: '1' }).peerRounds).toBe(1)
     expect(benchSettings({ BENCH_PEER_ROUNDS: '6' }).peerRounds).toBe(6)
   })
+
+  it('runs six processes per peer, every one measured in the same number of rounds; one in the smoke form', () => {
+    const settings = benchSettings({})
+    expect(settings.peerProcesses).toBe(6)
+    expect(settings.peerRounds % settings.peerProcesses).toBe(0)
+    expect(benchSettings({ BENCH_SMOKE: '1' }).peerProcesses).toBe(1)
+    expect(benchSettings({ BENCH_PEER_PROCESSES: '2' }).peerProcesses).toBe(2)
+  })
 })
 
 describe('selected', () => {

@@ -12,6 +12,10 @@ export interface BenchSettings {
   httpProcesses: number
   /** Rounds of each peer scenario (src/http/peers.ts: five servers measured in every round). */
   peerRounds: number
+  /** Server processes per peer; round `r` measures process `r % peerProcesses` of each. More
+   *  processes than the other comparisons: a process can settle in a slower state for its life
+   *  (bench/RESULTS.md), and the median of rounds over few processes is then a draw. */
+  peerProcesses: number
   /** Seconds autocannon loads a server in one measurement (fractions work; a request count with
    *  pipelining can hang autocannon, so even the smoke form uses a duration). */
   httpSeconds: number
@@ -42,6 +46,7 @@ export function benchSettings(env: NodeJS.ProcessEnv = process.env): BenchSettin
     httpRounds: positive(env.BENCH_HTTP_ROUNDS) ?? (smoke ? 2 : 24),
     httpProcesses: positive(env.BENCH_HTTP_PROCESSES) ?? (smoke ? 2 : 3),
     peerRounds: positive(env.BENCH_PEER_ROUNDS) ?? (smoke ? 1 : 12),
+    peerProcesses: positive(env.BENCH_PEER_PROCESSES) ?? (smoke ? 1 : 6),
     httpSeconds: smoke ? 0.3 : 1.5,
     httpWarmupSeconds: smoke ? 0 : 3,
     microRounds: smoke ? 5 : 15,

@@ -169,8 +169,8 @@ async function runPeers(
 ): Promise<PeerScenarioResult[]> {
   const { settings, log } = context
   const started: ServerProcess[] = []
-  // The smoke form checks answers and runs the code paths: one process per server is enough.
-  const processes = settings.smoke ? 1 : settings.httpProcesses
+  // The smoke form checks answers and runs the code paths: one process per server (its default).
+  const processes = settings.peerProcesses
   const rounds = settings.peerRounds
   try {
     log(`  starting ${peers.length} servers × ${processes} processes`)
