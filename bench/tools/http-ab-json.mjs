@@ -69,8 +69,9 @@ for (let round = 0; round < ROUNDS; round++) {
     if (result.non2xx > 0 || result.errors > 0) throw new Error(`${server.name}: ${result.non2xx} non-2xx`)
     // a tick is 10 ms: µs per request
     const perRequest = (key, scale = 10_000) => ((after[key] - before[key]) * scale) / result.requests.total
-    server.samples.push(perRequest('user') + (process.env.USER_ONLY ? 0 : perRequest('system')))
-    server.details.push({ user: perRequest('user'), system: perRequest('system'), faults: perRequest('faults', 1) })
+    const detail = { user: perRequest('user'), system: perRequest('system'), faults: perRequest('faults', 1) }
+    server.details.push(detail)
+    server.samples.push(process.env.USER_ONLY ? detail.user : detail.user + detail.system)
     if (process.env.VERBOSE) console.log(round, server.name, server.samples.at(-1).toFixed(1))
   }
 }

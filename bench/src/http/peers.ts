@@ -169,7 +169,7 @@ async function runPeers(
 ): Promise<PeerScenarioResult[]> {
   const { settings, log } = context
   const started: ServerProcess[] = []
-  // The smoke form checks answers and runs the code paths: one process per server (its default).
+  // one per server in the smoke form, which only checks answers and runs the code paths
   const processes = settings.peerProcesses
   const rounds = settings.peerRounds
   try {
