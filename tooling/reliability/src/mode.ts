@@ -11,7 +11,7 @@ export interface Budget {
   fuzzInputs: number
   /** Seconds of load after the warm-up, per API. */
   loadSeconds: number
-  /** Least seconds of warm-up load (more until a major GC has handed memory back; see `sustainedLoad`). */
+  /** Least seconds of warm-up load (more until two major GCs have handed memory back; see `sustainedLoad`). */
   warmupSeconds: number
   /** Concurrent connections of the load. */
   connections: number
