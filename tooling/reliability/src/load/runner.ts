@@ -102,8 +102,9 @@ export async function sustainedLoad(
   const measured = await runLoad({ ...options, url: server.url })
   const samples = await sampler.stop()
   // the highest peak of the warm-up's cycles. Not the first cycle's alone (the heap still grew from
-  // what its GC kept: 282 → 311 MiB on API A, +10.4 %), nor the cycles' after it alone: a short
-  // cycle between two GCs peaked at 254 MiB where a full one reached 286 MiB on API B, +12.7 %
+  // what its GC kept: 282 → 311 MiB on API A, +10.4 %), nor the peak after the first GC alone: on
+  // API B that was a short cycle's 254 MiB, and the run ended at 286 MiB (+12.7 %), about what a
+  // full cycle reaches (287 MiB in another run)
   const afterWarmup = Math.max(...warmupSamples)
   const end = median(samples.slice(-endSamples))
   return {
