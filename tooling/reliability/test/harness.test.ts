@@ -6,6 +6,7 @@ import { summarize } from '../src/faults/write-load.js'
 import { checkApiEnvelope, checkFastifyError } from '../src/fuzz/checks.js'
 import { prototypeGuard } from '../src/fuzz/guards.js'
 import { cursorPayload, cursorSigner } from '../src/fuzz/inputs/signed-cursor.js'
+import { gcDropCount, rssAfterWarmup } from '../src/load/runner.js'
 import { buildTestApp, testAppCursorSecret } from '../src/test-app/app.js'
 
 const get = { method: 'GET' as const, url: '/', headers: {} }
@@ -114,5 +115,23 @@ describe('write accounting', () => {
     const figures = summarize(outcomes, 0, 10, new Set([1]), 10_000)
     expect(figures).toMatchObject({ writes: 3, acknowledged: 2, lost: 1, statuses: { 201: 2, 503: 1 } })
     expect(figures.overBound).toEqual([{ sentAtMs: 6, latencyMs: 20_010, status: 503 }])
+  })
+})
+
+describe("the load test's RSS reference", () => {
+  const MiB = 2 ** 20
+  // the shape of a fresh-clone run on API B: a full cycle to 287 MiB, a major GC, then a short
+  // cycle to 254 MiB before a second GC ended the warm-up; the measured run ended at 286 MiB
+  const warmup = [180, 230, 287, 200, 254, 215].map((mib) => mib * MiB)
+
+  it('counts the major GCs of the warm-up', () => {
+    expect(gcDropCount(warmup)).toBe(2)
+    expect(gcDropCount([100, 120, 118, 125].map((mib) => mib * MiB))).toBe(0)
+  })
+
+  it("is the highest peak of the warm-up, so an end at a full cycle's level is no growth", () => {
+    const reference = rssAfterWarmup(warmup)
+    expect(reference / MiB).toBe(287)
+    expect((286 * MiB - reference) / reference).toBeLessThan(0.1)
   })
 })

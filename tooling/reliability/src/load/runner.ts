@@ -96,16 +96,12 @@ export async function sustainedLoad(
   while (seconds < options.warmupSeconds * 3) {
     requests += (await runLoad({ ...options, url: server.url, durationSeconds: 1 })).requests
     seconds++
-    if (seconds >= options.warmupSeconds && gcDrops(sampler.samples).length >= 2) break
+    if (seconds >= options.warmupSeconds && gcDropCount(sampler.samples) >= 2) break
   }
   const warmupSamples = sampler.restart()
   const measured = await runLoad({ ...options, url: server.url })
   const samples = await sampler.stop()
-  // the highest peak of the warm-up's cycles. Not the first cycle's alone (the heap still grew from
-  // what its GC kept: 282 → 311 MiB on API A, +10.4 %), nor the peak after the first GC alone: on
-  // API B that was a short cycle's 254 MiB, and the run ended at 286 MiB (+12.7 %), about what a
-  // full cycle reaches (287 MiB in another run)
-  const afterWarmup = Math.max(...warmupSamples)
+  const afterWarmup = rssAfterWarmup(warmupSamples)
   const end = median(samples.slice(-endSamples))
   return {
     ...measured,
@@ -145,16 +141,22 @@ function sampleRss(server: ServerProcess) {
 }
 
 /**
- * Where RSS fell `gcDrop` below its peak (a major GC handed memory back), sample index after each
- * fall; each fall starts a new cycle, whose peak is measured from there.
+ * The reference for the end of the run: the highest peak of the warm-up's cycles. Not the first
+ * cycle's alone (the heap still grew from what its GC kept: 282 → 311 MiB on API A, +10.4 %), nor
+ * the peak after the first GC alone: on API B that was a short cycle's 254 MiB, and the run ended at
+ * 286 MiB (+12.7 %), about what a full cycle reaches (287 MiB in another run).
  */
-function gcDrops(samples: readonly number[]): number[] {
-  const drops: number[] = []
+export function rssAfterWarmup(warmupSamples: readonly number[]): number {
+  return Math.max(...warmupSamples)
+}
+
+/** How often RSS fell `gcDrop` below its peak (a major GC handed memory back); each fall starts a new cycle. */
+export function gcDropCount(samples: readonly number[]): number {
+  let drops = 0
   let peak = 0
-  for (let i = 0; i < samples.length; i++) {
-    const rss = samples[i] as number
+  for (const rss of samples) {
     if (rss < peak * (1 - gcDrop)) {
-      drops.push(i)
+      drops++
       peak = rss
     } else peak = Math.max(peak, rss)
   }
