@@ -92,6 +92,41 @@ describe('bind().json() decodes the body once', () => {
   })
 })
 
+describe('bind().json() hands back the parsed body when it fits exactly', () => {
+  const Item = Type.Object({
+    title: Type.String(),
+    price: Type.Number({ default: 0 }),
+    tags: Type.Array(Type.String()),
+    size: Type.Object({ width: Type.Number() }),
+  })
+  // what the handler sees: whether the bound value is Fastify's request.body, and what it answers
+  const seen = async (payload: string) => {
+    const app = await makeApp(async (request) => {
+      const item = await bind(request).json(Item)
+      return { same: item === request.body, sameSize: item.size === (request.body as typeof item).size, item }
+    })
+    return (
+      await app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/json' }, payload })
+    ).json()
+  }
+
+  it('is request.body itself, answered in the client’s key order', async () => {
+    const payload = '{"tags":["a"],"size":{"width":2},"title":"desk","price":5}'
+    const res = await seen(payload)
+    expect(res).toEqual({ same: true, sameSize: true, item: JSON.parse(payload) })
+    expect(Object.keys(res.item)).toEqual(['tags', 'size', 'title', 'price'])
+  })
+
+  it('is a new object when a default fills a property (the fitting parts stay the body’s)', async () => {
+    const res = await seen('{"title":"desk","tags":[],"size":{"width":2}}')
+    expect(res).toEqual({
+      same: false,
+      sameSize: true,
+      item: { title: 'desk', price: 0, tags: [], size: { width: 2 } },
+    })
+  })
+})
+
 describe('empty JSON bodies', () => {
   const Search = Type.Object({ q: Type.Optional(Type.String()) })
 

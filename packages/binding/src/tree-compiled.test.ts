@@ -113,7 +113,7 @@ describe('the compiled decoder of typed bodies', () => {
     )
   })
 
-  it('binds a full order into fresh objects and arrays, properties in schema order', () => {
+  it('binds a full order with a renamed key into a new object, properties in schema order', () => {
     const input = {
       id: 7,
       name: 'desk',
@@ -140,9 +140,64 @@ describe('the compiled decoder of typed bodies', () => {
       'ship',
       'constructor',
     ])
-    expect(out.tags).not.toBe(input.tags)
-    expect((out.grid as unknown[])[0]).not.toBe(input.grid[0])
-    expect(out.ship).not.toBe(input.ship)
+    // a new top object (the body's `name` is the schema's `title`), whose parts that already fit
+    // exactly are the body's own
+    expect(out).not.toBe(input)
+    expect(out.tags).toBe(input.tags)
+    expect(out.grid).toBe(input.grid)
+    expect(out.ship).toBe(input.ship)
+  })
+
+  it('hands back a body that already is what decoding builds, as it is (as Fastify hands request.body)', () => {
+    const Item = Type.Object({
+      id: Type.Integer(),
+      note: Type.Optional(Type.String()),
+      tags: Type.Array(Type.String()),
+      lines: Type.Array(Type.Object({ sku: Type.String(), qty: Type.Integer() })),
+      ship: Type.Object({ zip: Type.String(), extra: Type.Any() }),
+    })
+    const input = JSON.parse(
+      '{"ship":{"zip":"1000","extra":[1]},"id":7,"tags":["a"],"lines":[{"sku":"x","qty":2},{"sku":"y","qty":1}]}',
+    ) as Record<string, unknown>
+    for (const [defaults, strict] of [
+      [true, true],
+      [false, false],
+    ] as const) {
+      const out = compiled(Item, input, defaults, strict)
+      expect(out).toBe(input)
+      // the body's own key order, as Fastify's route would answer it
+      expect(JSON.stringify(out)).toBe(JSON.stringify(input))
+    }
+  })
+
+  it('builds a new object wherever the body differs from what decoding builds', () => {
+    const Item = Type.Object({
+      id: Type.Integer(),
+      paid: Type.Boolean({ default: false }),
+      lines: Type.Optional(Type.Array(Type.Object({ sku: Type.String(), qty: Type.Integer({ default: 1 }) }))),
+    })
+    const fits = { sku: 'x', qty: 2 }
+    // a default to fill, at the top and in an array's item
+    const filled = { id: 1, lines: [fits, { sku: 'y' }] }
+    const out = compiled(Item, filled, true, true) as { paid: boolean; lines: unknown[] }
+    expect(out).not.toBe(filled)
+    expect(out).toEqual({ id: 1, paid: false, lines: [fits, { sku: 'y', qty: 1 }] })
+    expect(out.lines).not.toBe(filled.lines)
+    expect(out.lines[0]).toBe(fits)
+    expect(out.lines[1]).not.toBe(filled.lines[1])
+    // an unknown key, left out when unknown keys are allowed
+    const extra = { id: 1, paid: true, other: 'x' }
+    expect(compiled(Item, extra, true, false)).not.toBe(extra)
+    expect(compiled(Item, extra, true, false)).toEqual({ id: 1, paid: true })
+    // an object of null prototype is rebuilt as an ordinary one
+    const bare = Object.assign(Object.create(null) as object, { id: 1, paid: true })
+    const rebuilt = compiled(Item, bare, true, true)
+    expect(rebuilt).not.toBe(bare)
+    expect(Object.getPrototypeOf(rebuilt)).toBe(Object.prototype)
+    // a key under another name than the property's
+    const Renamed = Type.Object({ title: Type.String({ json: 'name' }) })
+    const named = { name: 'desk' }
+    expect(compiled(Renamed, named, true, true)).toEqual({ title: 'desk' })
   })
 
   it('fills defaults with copies (never the schema’s own array), only where asked', () => {

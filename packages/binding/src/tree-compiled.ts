@@ -1,11 +1,14 @@
 import { FAIL } from './convert.js'
 import type { TreePlan } from './decode-tree.js'
 import { copyDefault } from './plan.js'
-import { isPlainObject, setProp } from './schema.js'
+import { setProp } from './schema.js'
 
 /**
  * A typed tree plan compiled to JavaScript: the decoded value, or `FAIL` at the first thing that
- * does not fit (`decodeTree` then runs the plan again to say what and where).
+ * does not fit (`decodeTree` then runs the plan again to say what and where). A value that already
+ * is exactly what decoding would build (a plain object with only the schema's keys, under their
+ * own names, nothing to fill) is returned as it is, as Fastify hands a validated `request.body`
+ * to its handler: copying it bought nothing and cost an object per level per request.
  */
 export type CompiledTree = (value: unknown, defaults: boolean, strict: boolean) => unknown
 
@@ -21,9 +24,8 @@ export function compileTree(plan: TreePlan): CompiledTree {
   const writer = new Writer()
   const root = writer.function(plan)
   const source = `${writer.lines.join('\n')}\nreturn ${root}`
-  return new Function('FAIL', 'isPlainObject', 'clone', 'setProp', 'defaults', source)(
+  return new Function('FAIL', 'clone', 'setProp', 'defaults', source)(
     FAIL,
-    isPlainObject,
     copyDefault,
     setProp,
     writer.defaults,
@@ -86,33 +88,44 @@ class Writer {
     const n = this.#loops++
     const [list, i, item] = [`a${n}`, `i${n}`, `e${n}`]
     if (items.kind === 'scalar') {
-      // scalars are kept as they are: checked in place, then copied in one step
+      // scalars are checked in place: the array is already what decoding would build
       body.push(`  for (let ${i} = 0; ${i} < ${input}.length; ${i}++) {`)
       body.push(`    if (!(${typeTest(items.type, `${input}[${i}]`)})) return FAIL`)
       body.push('  }')
-      body.push(`  ${output} = ${input}.slice()`)
+      body.push(`  ${output} = ${input}`)
       return
     }
-    // filled in order from empty: `new Array(length)` would stay a holey array, which
-    // JSON.stringify of the answer walks on a slower path
+    // the input array itself when every item decodes to itself; else a new one, filled in order
+    // from empty: `new Array(length)` would stay a holey array, which JSON.stringify of the
+    // answer walks on a slower path
+    const same = `k${n}`
     body.push(`  const ${list} = []`)
+    body.push(`  let ${same} = true`)
     body.push(`  for (let ${i} = 0; ${i} < ${input}.length; ${i}++) {`)
     body.push(`    let ${item} = ${input}[${i}]`)
     const inner: string[] = []
     this.#value(items, item, item, defaults, inner)
     body.push(...inner.map((line) => `  ${line}`))
+    body.push(`    if (${item} !== ${input}[${i}]) ${same} = false`)
     body.push(`    ${list}.push(${item})`)
     body.push('  }')
-    body.push(`  ${output} = ${list}`)
+    body.push(`  ${output} = ${same} ? ${input} : ${list}`)
   }
 
   /**
    * An object's function body: only the plan's keys (under `s`), defaults under `d`. Values are
-   * checked into locals first: when every property is there, the output is one object literal
-   * (all properties in the object itself); else it is built property by property.
+   * checked into locals first. The output is the input itself when it needs no rewriting; else,
+   * when every property is there, one object literal (all properties in the object itself); else
+   * it is built property by property.
    */
   #object(plan: Extract<TreePlan, { kind: 'object' }>, body: string[]): void {
-    body.push('  if (!isPlainObject(v)) return FAIL')
+    body.push("  if (typeof v !== 'object' || v === null) return FAIL")
+    body.push('  const proto = Object.getPrototypeOf(v)')
+    body.push('  if (proto !== Object.prototype && proto !== null) return FAIL')
+    // `same`: the input is what this function would build (one key per property, under the
+    // property's own name; an object of null prototype is rebuilt as an ordinary one)
+    const keepable = plan.props.every((prop) => prop.key === prop.prop) && plan.keys.size === plan.props.length
+    body.push(`  let same = ${keepable ? 'proto !== null' : 'false'}`)
     const locals = plan.props.map((_, index) => `p${index}`)
     if (locals.length > 0) body.push(`  let ${locals.join(', ')}, all = true`)
     // The body's own keys, each read under its literal name into the locals of the properties it
@@ -125,21 +138,28 @@ class Writer {
     })
     body.push('  const keys = Object.keys(v)')
     body.push('  for (let i = 0; i < keys.length; i++) {')
-    body.push(`    switch (keys[i]) { ${cases.join('; ')}; default: if (s) return FAIL }`)
+    body.push(`    switch (keys[i]) { ${cases.join('; ')}; default: if (s) return FAIL; same = false }`)
     body.push('  }')
     plan.props.forEach((prop, index) => {
       const local = locals[index] as string
       if (prop.hasDefault) {
         this.defaults.push(prop.defaultValue)
         const fill = `clone(defaults[${this.defaults.length - 1}])`
-        body.push(`  if (${local} === undefined) { if (d) ${local} = ${fill}; else all = false } else {`)
+        body.push(
+          `  if (${local} === undefined) { if (d) { ${local} = ${fill}; same = false } else all = false } else {`,
+        )
       } else body.push(`  if (${local} === undefined) all = false; else {`)
       const inner: string[] = []
       this.#value(prop.plan, local, local, 'true', inner)
       body.push(...inner.map((line) => `  ${line}`))
+      // objects and arrays decode to themselves or to a new value (scalars always to themselves)
+      if (prop.plan.kind === 'object' || prop.plan.kind === 'array') {
+        body.push(`    if (${local} !== v[${JSON.stringify(prop.key)}]) same = false`)
+      }
       body.push('  }')
     })
     const entries = plan.props.map((prop, index) => `${literalKey(prop.prop)}: ${locals[index]}`)
+    body.push('  if (same) return v')
     if (locals.length === 0) {
       body.push('  r = {}')
       return
