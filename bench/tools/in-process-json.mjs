@@ -12,6 +12,7 @@
 import { bind, weftBinding } from '@weft/binding'
 import { handle, weftContext } from '@weft/context'
 import Fastify from 'fastify'
+import { Compile } from 'typebox/compile'
 import { Item, itemBody } from '../.tmp/servers/peers-shared.js'
 import { orchestrate, routeOnce, runWorker } from './in-process-harness.mjs'
 
@@ -69,6 +70,95 @@ const variants = {
     app.post('/items', { schema: { body: Item } }, async (request, reply) => reply.code(201).send(request.body))
   },
   'fastify without schema': (app) => {
+    app.post('/items', async (request, reply) => reply.code(201).send(request.body))
+  },
+  'fastify without schema + TypeBox Check in place': async (app) => {
+    await app.register(weftBinding)
+    const checker = Compile(Item)
+    app.post('/items', async (request, reply) => {
+      if (!checker.Check(request.body)) return reply.code(400).send('bad')
+      return reply.code(201).send(request.body)
+    })
+  },
+  'fastify without schema + TypeBox Check only': (app) => {
+    const checker = Compile(Item)
+    app.post('/items', async (request, reply) => {
+      if (!checker.Check(request.body)) return reply.code(400).send('bad')
+      return reply.code(201).send(request.body)
+    })
+  },
+  'fastify without schema + JSON parser as buffer': (app) => {
+    const parse = app.getDefaultJsonParser('error', 'error')
+    app.removeContentTypeParser('application/json')
+    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes, done) => {
+      parse(request, bytes.toString(), done)
+    })
+    app.post('/items', async (request, reply) => reply.code(201).send(request.body))
+  },
+  'fastify without schema + JSON parser keeping bytes': (app) => {
+    const kept = Symbol('kept')
+    app.decorateRequest(kept, undefined)
+    const parse = app.getDefaultJsonParser('error', 'error')
+    app.removeContentTypeParser('application/json')
+    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes, done) => {
+      request[kept] = bytes
+      parse(request, bytes.toString(), done)
+    })
+    app.post('/items', async (request, reply) => reply.code(201).send(request.body))
+  },
+  'fastify without schema + a no-op fp plugin': async (app) => {
+    const plugin = async () => {}
+    plugin[Symbol.for('skip-override')] = true
+    await app.register(plugin)
+    app.post('/items', async (request, reply) => reply.code(201).send(request.body))
+  },
+  'fastify schema.body + a no-op fp plugin': async (app) => {
+    const plugin = async () => {}
+    plugin[Symbol.for('skip-override')] = true
+    await app.register(plugin)
+    app.post('/items', { schema: { body: Item } }, async (request, reply) => reply.code(201).send(request.body))
+  },
+  'fastify schema.body + two no-op fp plugins awaited apart': async (app) => {
+    for (const name of ['one', 'two']) {
+      const plugin = async () => {}
+      plugin[Symbol.for('skip-override')] = true
+      plugin[Symbol.for('fastify.display-name')] = name
+      await app.register(plugin)
+    }
+    app.post('/items', { schema: { body: Item } }, async (request, reply) => reply.code(201).send(request.body))
+  },
+  'fastify schema.body + a no-op fp plugin not awaited': (app) => {
+    const plugin = async () => {}
+    plugin[Symbol.for('skip-override')] = true
+    app.register(plugin)
+    app.post('/items', { schema: { body: Item } }, async (request, reply) => reply.code(201).send(request.body))
+  },
+  'fastify without schema + a no-op fp plugin not awaited': (app) => {
+    const plugin = async () => {}
+    plugin[Symbol.for('skip-override')] = true
+    app.register(plugin)
+    app.post('/items', async (request, reply) => reply.code(201).send(request.body))
+  },
+  'fastify without schema + await app.after()': async (app) => {
+    await app.after()
+    app.post('/items', async (request, reply) => reply.code(201).send(request.body))
+  },
+  'fastify without schema + a no-op encapsulated plugin': async (app) => {
+    await app.register(async () => {})
+    app.post('/items', async (request, reply) => reply.code(201).send(request.body))
+  },
+  'fastify without schema + a symbol defined on the instance': (app) => {
+    Object.defineProperty(app, Symbol('config'), { value: {}, writable: true, configurable: true })
+    app.post('/items', async (request, reply) => reply.code(201).send(request.body))
+  },
+  'fastify without schema + pattern parsers': (app) => {
+    for (const type of [
+      /^[a-z]+\/[^;\s]+\+xml(;|$)/i,
+      /^[a-z]+\/[^;\s]+\+cbor(;|$)/i,
+      /^[a-z]+\/[^;\s]+\+json(;|$)/i,
+    ]) {
+      app.addContentTypeParser(type, { parseAs: 'buffer' }, (_request, body, done) => done(null, body))
+    }
     app.post('/items', async (request, reply) => reply.code(201).send(request.body))
   },
   'fastify without schema + weftBinding registered': async (app) => {
