@@ -133,6 +133,23 @@ const variants = {
     app.register(plugin)
     app.post('/items', { schema: { body: Item } }, async (request, reply) => reply.code(201).send(request.body))
   },
+  'fastify schema.body + await Promise.resolve()': async (app) => {
+    await Promise.resolve()
+    app.post('/items', { schema: { body: Item } }, async (request, reply) => reply.code(201).send(request.body))
+  },
+  'fastify schema.body + weftContext and weftBinding not awaited': (app) => {
+    app.register(weftContext)
+    app.register(weftBinding)
+    app.post('/items', { schema: { body: Item } }, async (request, reply) => reply.code(201).send(request.body))
+  },
+  'the peer route with its plugins not awaited': (app) => {
+    app.register(weftContext)
+    app.register(weftBinding)
+    app.post(
+      '/items',
+      handle(async (c) => c.status(201).json(await c.bind().json(Item))),
+    )
+  },
   'fastify without schema + a no-op fp plugin not awaited': (app) => {
     const plugin = async () => {}
     plugin[Symbol.for('skip-override')] = true
