@@ -98,18 +98,17 @@ class Writer {
     // the input array itself when every item decodes to itself; else a new one, filled in order
     // from empty: `new Array(length)` would stay a holey array, which JSON.stringify of the
     // answer walks on a slower path
-    const same = `k${n}`
-    body.push(`  const ${list} = []`)
-    body.push(`  let ${same} = true`)
+    // (the new one is started only at the first item that changes, from the ones before it)
+    body.push(`  let ${list}`)
     body.push(`  for (let ${i} = 0; ${i} < ${input}.length; ${i}++) {`)
     body.push(`    let ${item} = ${input}[${i}]`)
     const inner: string[] = []
     this.#value(items, item, item, defaults, inner)
     body.push(...inner.map((line) => `  ${line}`))
-    body.push(`    if (${item} !== ${input}[${i}]) ${same} = false`)
-    body.push(`    ${list}.push(${item})`)
+    body.push(`    if (${list} !== undefined) ${list}.push(${item})`)
+    body.push(`    else if (${item} !== ${input}[${i}]) { ${list} = ${input}.slice(0, ${i}); ${list}.push(${item}) }`)
     body.push('  }')
-    body.push(`  ${output} = ${same} ? ${input} : ${list}`)
+    body.push(`  ${output} = ${list} === undefined ? ${input} : ${list}`)
   }
 
   /**
@@ -119,13 +118,16 @@ class Writer {
    * it is built property by property.
    */
   #object(plan: Extract<TreePlan, { kind: 'object' }>, body: string[]): void {
+    // isPlainObject, written out: the prototype also decides whether the input can be kept
     body.push("  if (typeof v !== 'object' || v === null) return FAIL")
     body.push('  const proto = Object.getPrototypeOf(v)')
     body.push('  if (proto !== Object.prototype && proto !== null) return FAIL')
     // `same`: the input is what this function would build (one key per property, under the
     // property's own name; an object of null prototype is rebuilt as an ordinary one)
     const keepable = plan.props.every((prop) => prop.key === prop.prop) && plan.keys.size === plan.props.length
-    body.push(`  let same = ${keepable ? 'proto !== null' : 'false'}`)
+    // a schema that renames a key always builds anew: no `same` bookkeeping in its code
+    const unknown = keepable ? 'if (s) return FAIL; same = false' : 'if (s) return FAIL'
+    if (keepable) body.push('  let same = proto !== null')
     const locals = plan.props.map((_, index) => `p${index}`)
     if (locals.length > 0) body.push(`  let ${locals.join(', ')}, all = true`)
     // The body's own keys, each read under its literal name into the locals of the properties it
@@ -138,28 +140,27 @@ class Writer {
     })
     body.push('  const keys = Object.keys(v)')
     body.push('  for (let i = 0; i < keys.length; i++) {')
-    body.push(`    switch (keys[i]) { ${cases.join('; ')}; default: if (s) return FAIL; same = false }`)
+    body.push(`    switch (keys[i]) { ${cases.join('; ')}; default: ${unknown} }`)
     body.push('  }')
     plan.props.forEach((prop, index) => {
       const local = locals[index] as string
       if (prop.hasDefault) {
         this.defaults.push(prop.defaultValue)
         const fill = `clone(defaults[${this.defaults.length - 1}])`
-        body.push(
-          `  if (${local} === undefined) { if (d) { ${local} = ${fill}; same = false } else all = false } else {`,
-        )
+        const filled = keepable ? `${local} = ${fill}; same = false` : `${local} = ${fill}`
+        body.push(`  if (${local} === undefined) { if (d) { ${filled} } else all = false } else {`)
       } else body.push(`  if (${local} === undefined) all = false; else {`)
       const inner: string[] = []
       this.#value(prop.plan, local, local, 'true', inner)
       body.push(...inner.map((line) => `  ${line}`))
       // objects and arrays decode to themselves or to a new value (scalars always to themselves)
-      if (prop.plan.kind === 'object' || prop.plan.kind === 'array') {
+      if (keepable && (prop.plan.kind === 'object' || prop.plan.kind === 'array')) {
         body.push(`    if (${local} !== v[${JSON.stringify(prop.key)}]) same = false`)
       }
       body.push('  }')
     })
     const entries = plan.props.map((prop, index) => `${literalKey(prop.prop)}: ${locals[index]}`)
-    body.push('  if (same) return v')
+    if (keepable) body.push('  if (same) return v')
     if (locals.length === 0) {
       body.push('  r = {}')
       return
