@@ -198,6 +198,24 @@ describe('body() decoding limits (decompression bombs)', () => {
     expect(res.body).toBe('plain handler')
   })
 
+  it('keeps a body no binding parser reads for request.ctx in a hook and in the handler alike', async () => {
+    const app = await makeApp()
+    app.addContentTypeParser('application/octet-stream', (_request, payload, done) => {
+      payload.resume()
+      payload.on('end', () => done(null, 'parsed by the app'))
+    })
+    app.addHook('preHandler', async (request) => {
+      request.ctx.locals('seen', request.ctx.bodyRaw().toString())
+    })
+    app.post('/', async (request) => ({
+      hook: request.ctx.locals('seen'),
+      handler: request.ctx.bodyRaw().toString(),
+      body: request.body,
+    }))
+    const res = await app.inject({ method: 'POST', url: '/', payload: Buffer.from('raw bytes'), headers: octets })
+    expect(res.json()).toEqual({ hook: 'raw bytes', handler: 'raw bytes', body: 'parsed by the app' })
+  })
+
   it('decodes a large body before the handler, so body() does not block the event loop', async () => {
     const app = await makeApp({ bodyDecodeLimit: 64 * 1024 * 1024 })
     app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_r, b, done) => done(null, b))

@@ -1,9 +1,10 @@
+import type { IncomingHttpHeaders } from 'node:http'
 import { bodyBytes, keepsBodyBytes } from '@weft/binding'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { type DecodeLimits, decodeBody, decodeBodySync } from './body-decode.js'
 import type { CtxBase } from './ctx-base.js'
+import { ctx, rememberReply } from './ctx-slot.js'
 import type { ResolvedOptions } from './options.js'
-import { kDecodedBody, kDecoding, kRawBody, kReply } from './symbols.js'
 
 /** Fastify's default `bodyLimit`, used when a request carries no route options. */
 const FASTIFY_BODY_LIMIT = 1024 * 1024
@@ -11,11 +12,15 @@ const FASTIFY_BODY_LIMIT = 1024 * 1024
 const routeBodyLimit = (request: FastifyRequest): number => request.routeOptions?.bodyLimit ?? FASTIFY_BODY_LIMIT
 
 type Decoded = { body: Buffer; error?: undefined } | { body?: undefined; error: Error }
-type Carrier = FastifyRequest & {
-  [kRawBody]?: Buffer[]
-  [kReply]?: FastifyReply
-  [kDecodedBody]?: Decoded
-  [kDecoding]?: Promise<void>
+
+/**
+ * What the hook keeps of a body that no binding parser keeps (`c._received`): its chunks as they
+ * arrive, and for a coded body its decoding, under way or done.
+ */
+export class ReceivedBody {
+  readonly chunks: Buffer[] = []
+  decoding: Promise<void> | undefined = undefined
+  decoded: Decoded | undefined = undefined
 }
 
 /**
@@ -33,25 +38,33 @@ type Carrier = FastifyRequest & {
  */
 export function prepareRequestWith(options: ResolvedOptions) {
   return function prepareRequest(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
-    const carrier = request as Carrier
-    carrier[kReply] = reply
-    const headers = request.headers
+    rememberReply(request, reply)
+    // the raw headers: Fastify's `request.headers` getter costs more than the rest of the check
+    const headers = request.raw.headers
     const length = headers['content-length']
     const hasBody = (length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined
-    if (hasBody) keepBody(carrier, headers, options)
+    if (hasBody) keepBody(request, reply, headers, options)
     done()
   }
 }
 
 /** Sees to it that `c.body()` will have the bytes of a body, unless the parser reading it keeps them. */
-function keepBody(carrier: Carrier, headers: FastifyRequest['headers'], options: ResolvedOptions): void {
+function keepBody(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  headers: IncomingHttpHeaders,
+  options: ResolvedOptions,
+): void {
   const encoding = headers['content-encoding']
   // the common case first: a binding parser (JSON, forms...) keeps the bytes it reads
-  if (encoding === undefined && keepsBodyBytes(carrier)) return
+  if (encoding === undefined && keepsBodyBytes(request)) return
   const contentType = headers['content-type']
   if (contentType !== undefined && contentType.slice(0, 10).toLowerCase() === 'multipart/') return
-  const chunks = keepChunks(carrier)
-  if (encoding !== undefined) decodeWhenComplete(carrier, chunks, encoding, options)
+  // a body kept here is kept on its Ctx, made now
+  const received = new ReceivedBody()
+  ctx(request, reply)._received = received
+  keepChunks(request, received.chunks)
+  if (encoding !== undefined) decodeWhenComplete(request, received, encoding, options)
 }
 
 /**
@@ -60,11 +73,9 @@ function keepBody(carrier: Carrier, headers: FastifyRequest['headers'], options:
  * from starting the flow: Fastify's body reader resumes the stream once its own listener is
  * attached, so no chunk passes before it.
  */
-function keepChunks(carrier: Carrier): Buffer[] {
-  const chunks: Buffer[] = []
-  carrier[kRawBody] = chunks
-  const limit = routeBodyLimit(carrier)
-  const payload = carrier.raw
+function keepChunks(request: FastifyRequest, chunks: Buffer[]): void {
+  const limit = routeBodyLimit(request)
+  const payload = request.raw
   let size = 0
   const onData = (chunk: Buffer) => {
     size += chunk.length
@@ -76,7 +87,6 @@ function keepChunks(carrier: Carrier): Buffer[] {
   }
   payload.pause()
   payload.on('data', onData)
-  return chunks
 }
 
 /**
@@ -84,29 +94,31 @@ function keepChunks(carrier: Carrier): Buffer[] {
  * Fastify's (added later), so the decoding is under way, and `handle()` can wait for it, before
  * the handler runs; the synchronous `body()` then finds the result ready.
  */
-function decodeWhenComplete(carrier: Carrier, chunks: Buffer[], encoding: string, options: ResolvedOptions): void {
-  carrier.raw.once('end', () => {
+function decodeWhenComplete(
+  request: FastifyRequest,
+  received: ReceivedBody,
+  encoding: string,
+  options: ResolvedOptions,
+): void {
+  request.raw.once('end', () => {
+    const chunks = received.chunks
     const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
-    carrier[kDecoding] = decodeBody(raw, encoding, decodeLimits(carrier, options)).then(
+    received.decoding = decodeBody(raw, encoding, decodeLimits(request, options)).then(
       (decoded) => {
-        carrier[kDecodedBody] = { body: decoded }
+        received.decoded = { body: decoded }
       },
       (error: Error) => {
-        carrier[kDecodedBody] = { error }
+        received.decoded = { error }
       },
     )
   })
 }
 
-/** The decoding of the request's coded body, when there is one under way or done. */
-export function decoding(request: FastifyRequest): Promise<void> | undefined {
-  return (request as Carrier)[kDecoding]
-}
-
 /** The bytes of the body as received: kept by the stream listener, or a binding parser, or the parsed body itself. */
-function receivedBytes(request: FastifyRequest): Buffer {
-  const chunks = (request as Carrier)[kRawBody]
+function receivedBytes(c: CtxBase): Buffer {
+  const chunks = c._received?.chunks
   if (chunks !== undefined) return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
+  const request = c._req
   const kept = bodyBytes(request)
   if (kept !== undefined) return kept
   const parsed = request.body
@@ -117,7 +129,7 @@ function receivedBytes(request: FastifyRequest): Buffer {
 
 /** The raw request body as received (empty when there was none or it was multipart). */
 export function bodyRaw(c: CtxBase): Buffer {
-  const raw = receivedBytes(c._req)
+  const raw = receivedBytes(c)
   return c._opts.immutable ? Buffer.from(raw) : raw
 }
 
@@ -134,7 +146,7 @@ function decodeLimits(request: FastifyRequest, options: ResolvedOptions): Decode
  * decode limit (413 beyond), at most `maxContentCodings` stacked codings (415 beyond).
  */
 export function body(c: CtxBase): Buffer {
-  const decoded = (c._req as Carrier)[kDecodedBody]
+  const decoded = c._received?.decoded
   if (decoded !== undefined) {
     if (decoded.error !== undefined) throw decoded.error
     return c._opts.immutable ? Buffer.from(decoded.body) : decoded.body

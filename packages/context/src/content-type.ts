@@ -31,7 +31,7 @@ export function contentTypeFor(ext: string, charset?: string): string {
 export function setType(c: CtxBase, ext: string, charset?: string): void {
   const value = contentTypeFor(ext, charset)
   checkHeader('Content-Type', value)
-  c._res.header('content-type', value)
+  c._res.type(value)
 }
 
 /**

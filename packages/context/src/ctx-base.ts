@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { ReceivedBody } from './body.js'
 import { closeLocals } from './locals.js'
 import type { ParsedAccept } from './negotiation/accept-header.js'
 import type { ResolvedOptions } from './options.js'
@@ -54,6 +55,8 @@ export class CtxBase {
   /** @internal */ declare _restarts: number
   /** @internal route matched by `restartRouting()` */
   declare _route: RouteEntry | undefined
+  /** @internal a body no binding parser keeps, kept by the plugin's hook as it arrives */
+  declare _received: ReceivedBody | undefined
 
   constructor(request: FastifyRequest, reply: FastifyReply, options: ResolvedOptions) {
     this._req = request
@@ -75,6 +78,7 @@ export class CtxBase {
     this._method = undefined
     this._restarts = 0
     this._route = undefined
+    this._received = undefined
   }
 
   /** The Fastify request (seed: `Request()`). */

@@ -100,20 +100,20 @@ export class ResponseCtx extends RequestCtx {
 
   /** Sends `data` as JSON (Content-Type `ctype`, default `application/json; charset=utf-8`). */
   json(data: unknown, ctype?: string): this {
-    this._res.header('content-type', ctype ?? JSON_TYPE)
+    this._res.type(ctype ?? JSON_TYPE)
     return this.setBody(toJSON(data))
   }
 
   /** Sends `data` as JSONP, called through `callback` (sanitised; default `callback`). */
   jsonp(data: unknown, callback?: string): this {
-    this._res.header('content-type', 'text/javascript; charset=utf-8')
+    this._res.type('text/javascript; charset=utf-8')
     this._res.header('x-content-type-options', 'nosniff')
     return this.setBody(toJSONP(data, callback))
   }
 
   /** Sends `data` as XML (`application/xml; charset=utf-8`). */
   xml(data: unknown): this {
-    this._res.header('content-type', 'application/xml; charset=utf-8')
+    this._res.type('application/xml; charset=utf-8')
     return this.setBody(toXML(data))
   }
 
@@ -175,7 +175,7 @@ export class ResponseCtx extends RequestCtx {
     const engine = this._opts.views
     if (engine === undefined) throw new NoViewsError()
     const html = await engine.render(name, { ...this._viewVars, ...vars }, layouts)
-    this._res.header('content-type', 'text/html; charset=utf-8')
+    this._res.type('text/html; charset=utf-8')
     this.setBody(html)
   }
 
@@ -213,10 +213,10 @@ export class ResponseCtx extends RequestCtx {
     const chosen = this.accepts(...FORMAT_OFFERS) || 'text/plain'
     if (chosen === 'application/json') return this.json(body)
     if (chosen === 'text/html') {
-      this._res.header('content-type', 'text/html; charset=utf-8')
+      this._res.type('text/html; charset=utf-8')
       return this.setBody(toHTMLParagraph(body))
     }
-    this._res.header('content-type', 'text/plain; charset=utf-8')
+    this._res.type('text/plain; charset=utf-8')
     return this.setBody(toText(body))
   }
 

@@ -1,11 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { decoding } from './body.js'
-import { Ctx } from './ctx.js'
+import type { Ctx } from './ctx.js'
+import { ctx } from './ctx-slot.js'
 import { finish } from './finish.js'
-import { defaultOptions, type ResolvedOptions } from './options.js'
-import { kChain, kCtx, kOptions } from './symbols.js'
+import { kChain } from './symbols.js'
 
-type CtxCarrier = FastifyRequest & { [kCtx]?: Ctx }
+export { ctx } from './ctx-slot.js'
 
 /** A function of a `handle()` chain: gets the `Ctx`, may call `c.next()`, may return a value to send. */
 export type Handler = (c: Ctx) => unknown
@@ -13,33 +12,6 @@ export type Handler = (c: Ctx) => unknown
 /** A Fastify route handler built by `handle()`. */
 export type WeftHandler = ((request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) & {
   readonly [kChain]: readonly Handler[]
-}
-
-type OptionsCarrier = { [kOptions]?: ResolvedOptions }
-
-// The plugin's options, remembered for the last Fastify instance asked (one reference held):
-// looking them up on the instance, inherited through its encapsulation prototypes, was one of
-// the costlier steps of creating a `Ctx` (bench/RESULTS.md, "What (b) costs").
-let lastServer: unknown
-let lastOptions: ResolvedOptions = defaultOptions
-
-function optionsOf(server: FastifyRequest['server']): ResolvedOptions {
-  if (server !== lastServer) {
-    lastOptions = (server as unknown as OptionsCarrier)[kOptions] ?? defaultOptions
-    lastServer = server
-  }
-  return lastOptions
-}
-
-/** The `Ctx` of a request: created on first use, the same object afterwards. */
-export function ctx(request: FastifyRequest, reply: FastifyReply): Ctx {
-  const carrier = request as CtxCarrier
-  let c = carrier[kCtx]
-  if (c === undefined) {
-    c = new Ctx(request, reply, optionsOf(request.server))
-    carrier[kCtx] = c
-  }
-  return c
 }
 
 // Not an async function: a chain that settles synchronously (`(c) => c.sendString('hi')`) is
@@ -76,10 +48,11 @@ export function handle(...fns: Handler[]): WeftHandler {
   if (fns.length === 0) throw new TypeError('handle() needs at least one function')
   const chain = Object.freeze([...fns])
   const handler = function weftHandler(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+    const c = ctx(request, reply)
     // a coded body is being decoded off the event loop: the chain's body() finds it done
-    const pending = decoding(request)
-    if (pending !== undefined) return pending.then(() => run(ctx(request, reply), chain))
-    return run(ctx(request, reply), chain)
+    const pending = c._received?.decoding
+    if (pending !== undefined) return pending.then(() => run(c, chain))
+    return run(c, chain)
   }
   return Object.assign(handler, { [kChain]: chain }) as WeftHandler
 }

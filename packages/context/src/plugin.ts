@@ -1,14 +1,14 @@
 import { weftBinding } from '@weft/binding'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { prepareRequestWith } from './body.js'
 import type { Ctx } from './ctx.js'
+import { heldCtx } from './ctx-slot.js'
 import { CtxUnavailableError } from './errors.js'
-import { ctx } from './handle.js'
 import { resolveOptions, type WeftContextOptions } from './options.js'
 import { compileTrust } from './proxy-trust.js'
 import { RouteTable } from './routes.js'
-import { kCtx, kDecodedBody, kDecoding, kOptions, kRawBody, kReply, kRoutes } from './symbols.js'
+import { kCtx, kOptions, kRoutes } from './symbols.js'
 
 export type { WeftContextOptions } from './options.js'
 
@@ -23,14 +23,10 @@ declare module 'fastify' {
   }
 }
 
-type Carrier = FastifyRequest & { [kCtx]?: Ctx; [kReply]?: FastifyReply }
-
-function getCtx(this: Carrier): Ctx {
-  const existing = this[kCtx]
-  if (existing !== undefined) return existing
-  const reply = this[kReply]
-  if (reply === undefined) throw new CtxUnavailableError()
-  return ctx(this, reply)
+function getCtx(this: FastifyRequest): Ctx {
+  const c = heldCtx(this)
+  if (c === undefined) throw new CtxUnavailableError()
+  return c
 }
 
 async function plugin(fastify: FastifyInstance, options: WeftContextOptions): Promise<void> {
@@ -39,12 +35,8 @@ async function plugin(fastify: FastifyInstance, options: WeftContextOptions): Pr
   resolved.trust = compileTrust(fastify)
   fastify.decorate(kOptions, resolved)
   fastify.decorate(kRoutes, table)
+  // every request gets it, so that all have one shape (one slot: see ctx-slot.ts)
   fastify.decorateRequest(kCtx, undefined)
-  // every request gets these, so that all have one shape
-  fastify.decorateRequest(kReply, undefined)
-  fastify.decorateRequest(kRawBody, undefined)
-  fastify.decorateRequest(kDecoding, undefined)
-  fastify.decorateRequest(kDecodedBody, undefined)
   fastify.decorateRequest('ctx', { getter: getCtx })
   fastify.addHook('onRoute', (route) => table.add(route))
   fastify.addHook('onRequest', prepareRequestWith(resolved))
