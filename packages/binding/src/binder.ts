@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Static, TSchema } from 'typebox'
 import { bindAll } from './all.js'
-import { configOf, type StructValidator } from './config.js'
+import { type BindingConfig, configOf, type StructValidator } from './config.js'
 import { isRecordSchema } from './decode-record.js'
 import { BadRequestError, BindError, BindingSetupError, BindSource, ValidationError } from './errors.js'
 import {
@@ -45,12 +45,17 @@ const single = (options: BindOptions | undefined): Step =>
  * const q = await bind(request, reply).withAutoHandling().query(Search)
  */
 export class Binder {
-  readonly #target: Target
+  // The binder is the target its reads get: one object per `bind()`, not two.
+  /** @internal */ readonly request: FastifyRequest
+  /** @internal */ readonly reply: FastifyReply | undefined
+  /** @internal */ readonly config: BindingConfig
   #auto = false
   #skip = false
 
   constructor(request: FastifyRequest, reply?: FastifyReply) {
-    this.#target = { request, reply, config: configOf(request) }
+    this.request = request
+    this.reply = reply
+    this.config = configOf(request)
   }
 
   /** Binding failures become a plain 400 (`WEFT_BAD_REQUEST`); no `BindError` escapes. */
@@ -159,7 +164,7 @@ export class Binder {
     options: BindOptions | undefined,
   ): Promise<Static<T>> {
     try {
-      const out = read(this.#target, schema, single(options))
+      const out = read(this, schema, single(options))
       const checked = isThenable(out)
         ? out.then((value) => this.#checked(value, schema, source))
         : this.#checked(out, schema, source)
@@ -173,7 +178,7 @@ export class Binder {
   /** `out` once the struct validator accepts it (maps and skipped validation pass as they are). */
   #checked(out: unknown, schema: TSchema, source: string): unknown {
     if (this.#skip) return out
-    const validator = this.#target.config.structValidator
+    const validator = this.config.structValidator
     if (validator === undefined) {
       assertValid(out, schema, source)
       return out

@@ -168,6 +168,20 @@ describe('optional fields and defaults', () => {
     expect(res.body).toMatchObject({ code: 'WEFT_BIND_ERROR' })
   })
 
+  it.each([
+    ['0', 0],
+    ['-0.5', -0.5],
+    ['%2012.5%20', 12.5],
+    ['%20%20', 'WEFT_BIND_ERROR'],
+    ['%09', 'WEFT_BIND_ERROR'],
+    ['0x', 'WEFT_BIND_ERROR'],
+    ['Infinity', 'WEFT_BIND_ERROR'],
+  ])('reads the number text %s as %s', async (text, expected) => {
+    const res = await query(Type.Object({ price: Type.Number() }), `price=${text}`)
+    if (typeof expected === 'number') expect(res.body).toEqual({ price: expected })
+    else expect(res.body).toMatchObject({ code: expected })
+  })
+
   it('reports a missing required field as a ValidationError', async () => {
     const res = await query(Type.Object({ id: Type.Integer() }), '')
     expect(res.body).toMatchObject({

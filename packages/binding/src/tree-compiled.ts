@@ -131,16 +131,19 @@ class Writer {
     const locals = plan.props.map((_, index) => `p${index}`)
     if (locals.length > 0) body.push(`  let ${locals.join(', ')}, all = true`)
     // The body's own keys, each read under its literal name into the locals of the properties it
-    // fills: one walk of the keys, where asking `hasOwn` for each property was a call apiece
-    // (only own keys count: a polluted Object.prototype fills nothing).
+    // fills: one walk of the keys, where asking `hasOwn` for each property was a call apiece.
+    // A for-in walk, not `Object.keys`: V8 walks a fast object's keys from its map's enum cache,
+    // where `Object.keys` built an array on every request; the own-key test (a polluted
+    // Object.prototype fills nothing) is `hasOwnProperty.call` of the loop's key, which V8 reduces
+    // to a map check in that walk.
     const cases = [...plan.keys].map((key) => {
       const literal = JSON.stringify(key)
       const reads = plan.props.flatMap((prop, index) => (prop.key === key ? [`${locals[index]} = v[${literal}]`] : []))
       return `case ${literal}: ${reads.join('; ')}; break`
     })
-    body.push('  const keys = Object.keys(v)')
-    body.push('  for (let i = 0; i < keys.length; i++) {')
-    body.push(`    switch (keys[i]) { ${cases.join('; ')}; default: ${unknown} }`)
+    body.push('  for (const key in v) {')
+    body.push('    if (!Object.prototype.hasOwnProperty.call(v, key)) continue')
+    body.push(`    switch (key) { ${cases.join('; ')}; default: ${unknown} }`)
     body.push('  }')
     plan.props.forEach((prop, index) => {
       const local = locals[index] as string
