@@ -45,6 +45,16 @@ async function listening(output: { stdout: string }, exited: Promise<unknown>): 
   throw new Error(`server did not start:\n${output.stdout}`)
 }
 
+/** Waits until the server's log has a line matching `pattern` (or throws if it exits first). */
+async function logged(output: { stdout: string }, pattern: RegExp, exited: Promise<unknown>): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (pattern.test(output.stdout)) return
+    const done = await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 10))])
+    if (done) break
+  }
+  throw new Error(`the server did not log ${pattern}:\n${output.stdout}`)
+}
+
 describe('the server process', () => {
   it('refuses to start with a SECRET shorter than 32 bytes, saying why', async () => {
     const { output, exited } = collect(startServer({ SECRET: 'too-short' }))
@@ -89,7 +99,8 @@ describe('the server process', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ username: 'graceful', email: 'graceful@example.com', password: 'long enough' }),
       })
-      await new Promise((resolve) => setTimeout(resolve, 20))
+      // SIGTERM only once the server has the request: one that arrives after it is refused with 503 by design.
+      await logged(output, /"url":"\/api\/auth\/register"[^\n]*"msg":"incoming request"/, exited)
       child.kill('SIGTERM')
       const res = await inFlight
       expect(res.status).toBe(201)
