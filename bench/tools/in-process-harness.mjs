@@ -1,10 +1,11 @@
 // What the in-process tools share (in-process.mjs, in-process-json.mjs): a socket that discards
 // its writes, the request/response pair handed to `app.routing()`, and the orchestration of
 // variants in processes of their own, measured in interleaved rounds of CPU time.
-import { execFileSync, fork } from 'node:child_process'
+import { execFileSync, fork, spawn } from 'node:child_process'
 import { IncomingMessage, ServerResponse } from 'node:http'
 import { availableParallelism } from 'node:os'
 import { Duplex } from 'node:stream'
+import { setFlagsFromString } from 'node:v8'
 import Fastify from 'fastify'
 
 // Env: PROCESSES (per variant), ROUNDS, BENCH_PRETENURING=1 (V8's default), WORKER_FLAGS (more node flags).
@@ -82,6 +83,7 @@ export async function runWorker(name, setup, request, isRight) {
   const answer = Buffer.concat(written.map((item) => Buffer.from(item))).toString()
   written = undefined
   if (!isRight(answer)) throw new Error(`${name} answered ${answer}`)
+  if (process.env.COUNT_REQUESTS) return countOnce(app, request)
   process.on('message', async (count) => {
     const start = cpuNs()
     for (let i = 0; i < count; i++) await request(app)
@@ -89,6 +91,36 @@ export async function runWorker(name, setup, request, isRight) {
   })
   process.on('SIGTERM', () => process.exit(0)) // so WORKER_FLAGS=--cpu-prof writes its profile
   process.send('ready')
+}
+
+/**
+ * One counted run (instructions.mjs): a warm-up, then `COUNT_REQUESTS` requests, with callgrind's
+ * instrumentation on for them when the process runs under it (its `callgrind_control` is asked,
+ * and waited for, while the event loop is idle).
+ */
+async function countOnce(app, request) {
+  const control = (...args) =>
+    process.env.UNDER_CALLGRIND
+      ? new Promise((resolve) =>
+          spawn('callgrind_control', [...args, String(process.pid)], { stdio: 'ignore' }).on('exit', resolve),
+        )
+      : undefined
+  // With COUNT_BYTES (and --expose-gc): a full GC before and after the counted requests, and V8's
+  // GC trace on in between only, so that its `allocated` figures add up to their allocations.
+  const countBytes = process.env.COUNT_BYTES === '1'
+  for (let i = 0; i < Number(process.env.WARMUP_REQUESTS ?? 20_000); i++) await request(app)
+  if (countBytes) {
+    globalThis.gc()
+    setFlagsFromString('--trace-gc-nvp')
+  }
+  await control('--instr=on')
+  for (let i = 0; i < Number(process.env.COUNT_REQUESTS); i++) await request(app)
+  await control('--dump')
+  if (countBytes) {
+    globalThis.gc()
+    setFlagsFromString('--no-trace-gc-nvp')
+  }
+  process.exit(0)
 }
 
 /** Forks `script` once per variant and copy (`IN_PROCESS_VARIANT`), measures, prints the table. */
