@@ -35,24 +35,20 @@ function collect(child: ChildProcess) {
   return { output, exited }
 }
 
-async function listening(output: { stdout: string }, exited: Promise<unknown>): Promise<string> {
-  for (let i = 0; i < 900; i++) {
-    const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output.stdout)
-    if (match?.[1]) return match[1]
-    const done = await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 100))])
-    if (done) break
-  }
-  throw new Error(`server did not start:\n${output.stdout}`)
-}
-
-/** Waits until the server's log has a line matching `pattern` (or throws if it exits first). */
-async function logged(output: { stdout: string }, pattern: RegExp, exited: Promise<unknown>): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (pattern.test(output.stdout)) return
+/** Waits until the server's log has a line matching `pattern`, and returns the match (throws if it exits first). */
+async function logged(output: { stdout: string }, pattern: RegExp, exited: Promise<unknown>): Promise<RegExpExecArray> {
+  for (let i = 0; i < 9000; i++) {
+    const match = pattern.exec(output.stdout)
+    if (match) return match
     const done = await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(() => r(false), 10))])
     if (done) break
   }
   throw new Error(`the server did not log ${pattern}:\n${output.stdout}`)
+}
+
+async function listening(output: { stdout: string }, exited: Promise<unknown>): Promise<string> {
+  const [, base] = await logged(output, /Server listening at (http:\/\/127\.0\.0\.1:\d+)/, exited)
+  return base as string
 }
 
 describe('the server process', () => {

@@ -21,6 +21,11 @@ export class ReceivedBody {
   readonly chunks: Buffer[] = []
   decoding: Promise<void> | undefined = undefined
   decoded: Decoded | undefined = undefined
+
+  /** The chunks as one buffer (one chunk is the buffer itself: no copy). */
+  bytes(): Buffer {
+    return this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks)
+  }
 }
 
 /**
@@ -101,9 +106,7 @@ function decodeWhenComplete(
   options: ResolvedOptions,
 ): void {
   request.raw.once('end', () => {
-    const chunks = received.chunks
-    const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
-    received.decoding = decodeBody(raw, encoding, decodeLimits(request, options)).then(
+    received.decoding = decodeBody(received.bytes(), encoding, decodeLimits(request, options)).then(
       (decoded) => {
         received.decoded = { body: decoded }
       },
@@ -116,8 +119,7 @@ function decodeWhenComplete(
 
 /** The bytes of the body as received: kept by the stream listener, or a binding parser, or the parsed body itself. */
 function receivedBytes(c: CtxBase): Buffer {
-  const chunks = c._received?.chunks
-  if (chunks !== undefined) return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)
+  if (c._received !== undefined) return c._received.bytes()
   const request = c._req
   const kept = bodyBytes(request)
   if (kept !== undefined) return kept

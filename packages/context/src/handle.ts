@@ -4,8 +4,6 @@ import { ctx } from './ctx-slot.js'
 import { finish } from './finish.js'
 import { kChain } from './symbols.js'
 
-export { ctx } from './ctx-slot.js'
-
 /** A function of a `handle()` chain: gets the `Ctx`, may call `c.next()`, may return a value to send. */
 export type Handler = (c: Ctx) => unknown
 

@@ -1,6 +1,7 @@
 export type { ClearCookieOptions, Cookie } from './cookies.js'
 export { Ctx } from './ctx.js'
 export type { RouteInfo } from './ctx-base.js'
+export { ctx } from './ctx-slot.js'
 export {
   BadEncodingError,
   CtxUnavailableError,
@@ -20,7 +21,7 @@ export {
   RouteParamMissingError,
   UnsupportedEncodingError,
 } from './errors.js'
-export { ctx, type Handler, handle, type WeftHandler } from './handle.js'
+export { type Handler, handle, type WeftHandler } from './handle.js'
 export type { Storage, StructValidator, ViewEngine, WeftContextOptions } from './options.js'
 export { weftContext } from './plugin.js'
 export type { Range } from './range.js'
