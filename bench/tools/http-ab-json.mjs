@@ -5,8 +5,9 @@
 //   pnpm build && node bench/tools/http-ab-json.mjs [variant,...]
 //
 // Env: COPIES (processes per variant), ROUNDS, SECONDS, SERVER_FLAGS (more node flags of the
-// servers), BENCH_PRETENURING=1 (V8's default, as the bench's servers take it), USER_ONLY (user CPU
-// only), LOG_DIR (servers' stdout), VERBOSE (print every round's figure).
+// servers), BENCH_PRETENURING=1 (V8's default, as the bench's servers take it), VARIANTS_MODULE
+// (another module of variants, e.g. young-generation-variants.mjs), USER_ONLY (user CPU only),
+// LOG_DIR (servers' stdout), VERBOSE (print every round's figure).
 //
 // Each process's user and system time and minor page faults per request are printed too: a process
 // can settle in a slower state of its own (bench/RESULTS.md), and the median hides which one did.
@@ -14,7 +15,7 @@ import { execFileSync, fork } from 'node:child_process'
 import { openSync, readFileSync } from 'node:fs'
 import autocannon from 'autocannon'
 
-const variantsModule = new URL('./in-process-json.mjs', import.meta.url).pathname
+const variantsModule = process.env.VARIANTS_MODULE ?? new URL('./in-process-json.mjs', import.meta.url).pathname
 const ROUNDS = Number(process.env.ROUNDS ?? 8)
 const SECONDS = Number(process.env.SECONDS ?? 2)
 
@@ -60,6 +61,29 @@ const load = (port, seconds) =>
     pipelining: 10,
     duration: seconds,
   })
+// PRELOAD: first load each server with the peers' hello, negotiation and query routes, as the full
+// peers run does before its JSON scenario (only for variants that serve them: the peer servers)
+if (process.env.PRELOAD) {
+  const chromeAccept =
+    'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7'
+  const paths = [
+    '/hello',
+    '/negotiate',
+    '/search?q=mechanical+keyboard&category=tools&brand=acme&tags=usb-c&tags=tenkeyless&minPrice=10&maxPrice=199.5&inStock=true&page=2&limit=20&sort=-price',
+  ]
+  for (const server of servers) {
+    for (const path of paths) {
+      const result = await autocannon({
+        url: `http://127.0.0.1:${server.port}${path}`,
+        headers: { accept: chromeAccept },
+        connections: 100,
+        pipelining: 10,
+        duration: Number(process.env.PRELOAD),
+      })
+      if (result.non2xx > 0) throw new Error(`${server.name}: ${path} answered non-2xx`)
+    }
+  }
+}
 for (const server of servers) await load(server.port, 1)
 for (let round = 0; round < ROUNDS; round++) {
   for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {

@@ -59,6 +59,8 @@ export function startServer(
   // on the JSON body route), so two processes of the same server differed by 1.4x. Switched off
   // for every server alike; `BENCH_PRETENURING=1` keeps V8's default.
   if (process.env.BENCH_PRETENURING !== '1') nodeArgs.push('--no-allocation-site-pretenuring')
+  // more node flags for every server, for experiments (`BENCH_SERVER_FLAGS=--trace-gc-nvp`)
+  nodeArgs.push(...(process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean))
   nodeArgs.push(`${serversDir}${script}.js`)
   // The orchestrator is pinned to the load generator's core and children inherit that: widen the
   // child's mask to every core for start-up, then pin it to its own core once it is ready.
