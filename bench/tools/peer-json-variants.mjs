@@ -25,6 +25,12 @@ const routes = {
       handle(async (c) => c.status(201).json(await c.bind().json(Item))),
     )
   },
+  // @weft/binding alone: its JSON parser keeps the bytes, no Ctx, no onRequest hook
+  binding: async (app) => {
+    const { bind, weftBinding } = await import('@weft/binding')
+    await app.register(weftBinding)
+    app.post('/items', async (request, reply) => reply.code(201).send(await bind(request).json(Item)))
+  },
 }
 
 /** Runs a peer server script, and hands its port (from its READY line) to http-ab-json.mjs. */
