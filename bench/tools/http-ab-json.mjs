@@ -9,10 +9,11 @@
 // (another module of variants, e.g. young-generation-variants.mjs), USER_ONLY (user CPU only),
 // LOG_DIR (servers' stdout), VERBOSE (print every round's figure).
 //
-// Each process's user and system time and minor page faults per request are printed too: a process
-// can settle in a slower state of its own (bench/RESULTS.md), and the median hides which one did.
+// Each process's user and system time (and the part of its threads other than the main one), minor
+// page faults and context switches per request are printed too: a process can settle in a slower
+// state of its own (bench/RESULTS.md), and the median hides which one did.
 import { execFileSync, fork } from 'node:child_process'
-import { openSync, readFileSync } from 'node:fs'
+import { openSync, readdirSync, readFileSync } from 'node:fs'
 import autocannon from 'autocannon'
 
 const variantsModule = process.env.VARIANTS_MODULE ?? new URL('./in-process-json.mjs', import.meta.url).pathname
@@ -23,6 +24,22 @@ const SECONDS = Number(process.env.SECONDS ?? 2)
 const usage = (pid) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ').map(Number)
   return { user: fields[11], system: fields[12], faults: fields[7] }
+}
+/** Context switches (voluntary, involuntary) of all of a process's threads, and its threads' CPU ticks but the main one's. */
+const threads = (pid) => {
+  let voluntary = 0
+  let involuntary = 0
+  let helpers = 0
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const status = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8')
+    voluntary += Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(status)[1])
+    involuntary += Number(/nonvoluntary_ctxt_switches:\s+(\d+)/.exec(status)[1])
+    if (tid !== String(pid)) {
+      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ').map(Number)
+      helpers += fields[11] + fields[12]
+    }
+  }
+  return { voluntary, involuntary, helpers }
 }
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1]
 
@@ -87,23 +104,32 @@ if (process.env.PRELOAD) {
 for (const server of servers) await load(server.port, 1)
 for (let round = 0; round < ROUNDS; round++) {
   for (const server of round % 2 === 0 ? servers : [...servers].reverse()) {
-    const before = usage(server.child.pid)
+    const before = { ...usage(server.child.pid), ...threads(server.child.pid) }
     const result = await load(server.port, SECONDS)
-    const after = usage(server.child.pid)
+    const after = { ...usage(server.child.pid), ...threads(server.child.pid) }
     if (result.non2xx > 0 || result.errors > 0) throw new Error(`${server.name}: ${result.non2xx} non-2xx`)
     // a tick is 10 ms: µs per request
     const perRequest = (key, scale = 10_000) => ((after[key] - before[key]) * scale) / result.requests.total
-    const detail = { user: perRequest('user'), system: perRequest('system'), faults: perRequest('faults', 1) }
+    const detail = {
+      user: perRequest('user'),
+      system: perRequest('system'),
+      faults: perRequest('faults', 1),
+      helpers: perRequest('helpers'),
+      voluntary: perRequest('voluntary', 1000),
+      involuntary: perRequest('involuntary', 1000),
+    }
     server.details.push(detail)
     server.samples.push(process.env.USER_ONLY ? detail.user : detail.user + detail.system)
     if (process.env.VERBOSE) console.log(round, server.name, server.samples.at(-1).toFixed(1))
   }
 }
-console.log('per process (median of rounds): user µs, system µs, minor page faults per request')
+console.log(
+  'per process (median of rounds): user + system µs (of which other threads), minor page faults, and context switches per 1,000 requests (voluntary/involuntary)',
+)
 for (const server of servers) {
   const of = (key) => median(server.details.slice(1).map((item) => item[key]))
   console.log(
-    `  ${server.name.padEnd(46)} pid ${server.child.pid}: ${of('user').toFixed(1)} + ${of('system').toFixed(1)} µs, ${of('faults').toFixed(2)} faults`,
+    `  ${server.name.padEnd(46)} pid ${server.child.pid}: ${of('user').toFixed(1)} + ${of('system').toFixed(1)} µs (${of('helpers').toFixed(1)}), ${of('faults').toFixed(2)} faults, ${of('voluntary').toFixed(1)}/${of('involuntary').toFixed(1)} switches`,
   )
 }
 const per = new Map()

@@ -114,7 +114,24 @@ async function countOnce(app, request) {
     setFlagsFromString('--trace-gc-nvp')
   }
   await control('--instr=on')
+  // With ALLOC_PROFILE (a file): V8's sampling heap profile of the counted requests (alloc-sites.mjs)
+  let session
+  if (process.env.ALLOC_PROFILE) {
+    const { Session } = await import('node:inspector/promises')
+    session = new Session()
+    session.connect()
+    await session.post('HeapProfiler.startSampling', {
+      samplingInterval: 64,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    })
+  }
   for (let i = 0; i < Number(process.env.COUNT_REQUESTS); i++) await request(app)
+  if (session) {
+    const { profile } = await session.post('HeapProfiler.stopSampling')
+    const { writeFileSync } = await import('node:fs')
+    writeFileSync(process.env.ALLOC_PROFILE, JSON.stringify(profile))
+  }
   await control('--dump')
   if (countBytes) {
     globalThis.gc()
