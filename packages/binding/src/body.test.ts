@@ -68,6 +68,44 @@ describe('bind().body() by Content-Type', () => {
     expect(JSON.stringify(res.body).length).toBeLessThan(1000)
   })
 
+  it('refuses entities a document declares, whatever they would replace', async () => {
+    for (const xml of [
+      '<!DOCTYPE r [<!ENTITY x "expanded">]><user><userName>&x;</userName><age>1</age></user>',
+      '<!DOCTYPE r [<!ENTITY x "expanded">]><user userName="&x;"><age>1</age></user>',
+      '<!DOCTYPE r [<!ENTITY lt "HACK">]><user><userName>&lt;</userName><age>1</age></user>',
+    ]) {
+      const res = await post('application/xml', xml)
+      expect(res.status).toBe(400)
+      expect(res.body).toMatchObject({ code: 'WEFT_BIND_ERROR', message: expect.stringContaining('declares entities') })
+    }
+  })
+
+  it('refuses a named entity XML does not predefine', async () => {
+    const res = await post('application/xml', '<user><userName>&nbsp;Ada</userName><age>1</age></user>')
+    expect(res.status).toBe(400)
+    expect(res.body.message).toContain('&nbsp;')
+  })
+
+  it('decodes the predefined entities and character references, in text and attributes', async () => {
+    const text = await post('application/xml', '<user><userName>&#65;&#x64;a &lt;&amp;&gt; &quot;&apos;</userName><age>1</age></user>')
+    expect(text).toEqual({ status: 200, body: { name: 'Ada <&> "\'', age: 1 } })
+    const attribute = await post('application/xml', '<user userName="&#x1F600;&amp;"><age>1</age></user>')
+    expect(attribute).toEqual({ status: 200, body: { name: '\u{1F600}&', age: 1 } })
+  })
+
+  it('keeps a CDATA section as written', async () => {
+    const res = await post('application/xml', '<user><userName><![CDATA[&lt;&#65;]]></userName><age>1</age></user>')
+    expect(res).toEqual({ status: 200, body: { name: '&lt;&#65;', age: 1 } })
+  })
+
+  it('refuses a character reference to a character XML does not allow', async () => {
+    for (const ref of ['&#0;', '&#x1;', '&#xD800;', '&#x110000;']) {
+      const res = await post('application/xml', `<user><userName>a${ref}</userName><age>1</age></user>`)
+      expect(res.status).toBe(400)
+      expect(res.body.message).toContain('does not allow')
+    }
+  })
+
   it('reports malformed XML as a BindError', async () => {
     expect((await post('application/xml', '<user><age>1</user>')).body.code).toBe('WEFT_BIND_ERROR')
   })

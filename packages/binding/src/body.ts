@@ -5,10 +5,12 @@ import type { BinaryDecoder, BindingConfig } from './config.js'
 import type { RawMap } from './decode-map.js'
 import { BindError, BindingSetupError, BindSource } from './errors.js'
 import { toRawMap } from './sources.js'
+import { xmlEntityDecoder } from './xml-entities.js'
 
 // Attributes are read as keys (prefix-free, like Go's `xml:"name,attr"`), every value stays a
-// string (binding converts by schema), and entity expansion stays bounded by the library.
+// string (binding converts by schema), and no entity is expanded (xml-entities.ts).
 const xmlParser = new XMLParser({
+  entityDecoder: xmlEntityDecoder,
   ignoreAttributes: false,
   attributeNamePrefix: '',
   parseTagValue: false,

@@ -30,3 +30,4 @@ export {
 export { type WeftBindingOptions, weftBinding } from './plugin.js'
 export { keepsBodyBytes } from './raw-bodies.js'
 export { FileField, type FileHeader } from './schema.js'
+export { parseCookieHeader } from './sources.js'

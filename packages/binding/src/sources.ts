@@ -68,7 +68,11 @@ export function cookieMap(request: FastifyRequest): RawMap {
   return parseCookieHeader(request.headers.cookie)
 }
 
-/** Reads `a=1; b=2` (RFC 6265 pairs); malformed percent-escapes are kept as they are. */
+/**
+ * Reads a Cookie header (`a=1; b=2`, RFC 6265 pairs): the first of a repeated name wins, a value in
+ * double quotes loses them (as Fiber and Express read it), percent-escapes are decoded and
+ * malformed ones kept as they are. `c.cookies()` of @weft/context reads cookies with it too.
+ */
 export function parseCookieHeader(header: string | undefined): RawMap {
   const out: Record<string, string> = Object.create(null)
   if (header === undefined || header === '') return out

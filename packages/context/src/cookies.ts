@@ -1,4 +1,5 @@
-import { parse, serialize } from 'cookie'
+import { parseCookieHeader } from '@weft/binding'
+import { serialize } from 'cookie'
 import type { CtxBase } from './ctx-base.js'
 import { InvalidHeaderError } from './errors.js'
 
@@ -62,12 +63,14 @@ export function setCookie(c: CtxBase, cookie: Cookie): void {
   c._res.header('set-cookie', serializeCookie(cookie))
 }
 
-/** The request's cookies (from `@fastify/cookie` when registered, else parsed from the header). */
+/**
+ * The request's cookies (from `@fastify/cookie` when registered, else parsed from the header as
+ * `bind().cookie()` parses it, so that the two never disagree).
+ */
 export function requestCookies(c: CtxBase): Record<string, string | undefined> {
   const parsed = (c._req as { cookies?: Record<string, string | undefined> }).cookies
   if (parsed !== undefined) return parsed
-  const header = c._req.headers.cookie
-  return header === undefined ? {} : parse(header)
+  return parseCookieHeader(c._req.headers.cookie) as Record<string, string>
 }
 
 /** Expires the named cookies (all request cookies when none named), with `options` as set. */

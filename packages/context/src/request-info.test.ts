@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { get as httpsGet } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import Fastify from 'fastify'
+import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { makeApp } from '../test/app.js'
 import { type Ctx, handle, type WeftContextOptions, weftContext } from './index.js'
@@ -245,6 +246,17 @@ describe('cookies', () => {
         c.cookies('x', 'none'),
       ]),
     ).toEqual(['abc', 'dark blue', 'none'])
+  })
+
+  it('reads a quoted cookie without its quotes, and the first of a repeated name, as bind().cookie() does', async () => {
+    const app = await makeApp()
+    const Cookies = Type.Object({ s: Type.String(), n: Type.String() })
+    app.get(
+      '/',
+      handle(async (c) => c.json({ read: [c.cookies('s'), c.cookies('n')], bound: await c.cookieParser(Cookies) })),
+    )
+    const res = await app.inject({ url: '/', headers: { cookie: 's="quoted"; n=1; n=2' } })
+    expect(res.json()).toEqual({ read: ['quoted', '1'], bound: { s: 'quoted', n: '1' } })
   })
 })
 
