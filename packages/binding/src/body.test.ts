@@ -87,7 +87,10 @@ describe('bind().body() by Content-Type', () => {
   })
 
   it('decodes the predefined entities and character references, in text and attributes', async () => {
-    const text = await post('application/xml', '<user><userName>&#65;&#x64;a &lt;&amp;&gt; &quot;&apos;</userName><age>1</age></user>')
+    const text = await post(
+      'application/xml',
+      '<user><userName>&#65;&#x64;a &lt;&amp;&gt; &quot;&apos;</userName><age>1</age></user>',
+    )
     expect(text).toEqual({ status: 200, body: { name: 'Ada <&> "\'', age: 1 } })
     const attribute = await post('application/xml', '<user userName="&#x1F600;&amp;"><age>1</age></user>')
     expect(attribute).toEqual({ status: 200, body: { name: '\u{1F600}&', age: 1 } })

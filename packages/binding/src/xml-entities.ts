@@ -44,7 +44,9 @@ export const xmlEntityDecoder = {
   addInputEntities(entities: Record<string, string> | undefined): void {
     const names = Object.keys(entities ?? {})
     if (names.length > 0) {
-      throw new XmlEntityError(`the XML body declares entities (${names.join(', ')}); entity declarations are not accepted`)
+      throw new XmlEntityError(
+        `the XML body declares entities (${names.join(', ')}); entity declarations are not accepted`,
+      )
     }
   },
   // the app adds no entities of its own to binding's parser
