@@ -131,6 +131,8 @@ describe('statuses without a body', () => {
         const res = await respond(write)
         expect(res.statusCode).toBe(500)
         expect(res.json().code).toBe('WEFT_INVALID_STATUS')
+        // the error response carries nothing the refused call would have set
+        expect(res.headers.location).toBeUndefined()
       }
     },
   )

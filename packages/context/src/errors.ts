@@ -79,6 +79,16 @@ export const RouteParamMissingError = createError<[string, string]>(
   500,
 )
 
+/**
+ * `getRouteURL`/`redirectToRoute` got an empty string for a required route parameter: such values
+ * come from the request (`?id=`), so it is the client's mistake, where a missing one is the app's.
+ */
+export const EmptyRouteParamError = createError<[string, string]>(
+  'WEFT_EMPTY_ROUTE_PARAM',
+  "Route '%s' needs a non-empty value for parameter '%s'",
+  400,
+)
+
 /** A value for `getRouteURL`/`redirectToRoute` would make the URL leave the route (`//host`, `..`). */
 export const InvalidRouteParamError = createError<[string]>(
   'WEFT_INVALID_ROUTE_PARAM',

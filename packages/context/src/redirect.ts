@@ -7,8 +7,10 @@ const ABSOLUTE = /^[A-Za-z][A-Za-z0-9+.-]*:/
 
 /** Sets status (302 by default) and Location; the body stays empty. */
 export function redirect(c: CtxBase, location: string, status = 302): void {
+  // the status first: a refused one must not leave a Location on the error response
+  const code = checkStatus(status)
   c._res.header('location', encodeLocation(location))
-  c._res.code(checkStatus(status))
+  c._res.code(code)
   c._body = ''
   c._chunks = undefined
 }

@@ -42,7 +42,7 @@ async function appWithRoutes() {
   return app
 }
 
-async function url(build: (c: Ctx) => unknown) {
+async function url(build: (c: Ctx) => unknown, query = '') {
   const app = await appWithRoutes()
   app.get(
     '/probe',
@@ -50,7 +50,7 @@ async function url(build: (c: Ctx) => unknown) {
       await build(c)
     }),
   )
-  return app.inject('/probe')
+  return app.inject(`/probe${query}`)
 }
 
 describe('getRouteURL', () => {
@@ -95,6 +95,17 @@ describe('getRouteURL', () => {
   it('fails with WEFT_ROUTE_PARAM_MISSING for a missing required parameter', async () => {
     const res = await url((c) => c.getRouteURL('user.show', {}))
     expect(res.json().code).toBe('WEFT_ROUTE_PARAM_MISSING')
+  })
+
+  it('answers an empty value for a required parameter (from ?id=) with a 400', async () => {
+    for (const build of [
+      (c: Ctx) => c.sendString(c.getRouteURL('user.show', { id: c.query('id') })),
+      (c: Ctx) => c.redirectToRoute('user.show', { id: c.query('id') }),
+    ]) {
+      const res = await url(build, '?id=')
+      expect(res.statusCode).toBe(400)
+      expect(res.json()).toMatchObject({ code: 'WEFT_EMPTY_ROUTE_PARAM', message: expect.stringContaining("'id'") })
+    }
   })
 })
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, RouteOptions } from 'fastify'
 import FindMyWay, { type HTTPMethod } from 'find-my-way'
-import { InvalidRouteParamError, RouteNotFoundError, RouteParamMissingError } from './errors.js'
+import { EmptyRouteParamError, InvalidRouteParamError, RouteNotFoundError, RouteParamMissingError } from './errors.js'
 import { kChain, kRoutes } from './symbols.js'
 
 /** Values for `getRouteURL`/`redirectToRoute`: route parameters, and `queries` for the query string. */
@@ -109,6 +109,7 @@ export function fillRoute(name: string, pattern: string, params: RouteURLParams)
       const value = paramValue(params, key)
       if (value !== '') out += encodeURIComponent(value)
       else if (optional) out = out.endsWith('/') && out.length > 1 ? out.slice(0, -1) : out
+      else if (params[key] === '') throw new EmptyRouteParamError(name, key)
       else throw new RouteParamMissingError(name, key)
       i = j - 1
     } else if (ch === '*') {
