@@ -33,10 +33,19 @@ describe('the bytes of a body, kept by binding parsers', () => {
     expect(res.json()).toEqual({ promised: true, kept: Buffer.from(payload).toString('base64') })
   })
 
-  it('keeps bytes that are not valid UTF-8 as they came, where the parsed text has replacements', async () => {
+  it('keeps bytes that are not valid UTF-8 as they came (a binary body of a custom binder)', async () => {
+    const app = await echoApp({}, (app) =>
+      registerCustomBinder(app, { name: 'raw', mimeTypes: ['application/x-raw'], parse: () => ({}) }),
+    )
+    const payload = Buffer.from([0x61, 0xff, 0xfe, 0x00])
+    expect((await post(app, 'application/x-raw', payload)).json().kept).toBe(payload.toString('base64'))
+  })
+
+  it('refuses a JSON body that is not UTF-8 before any handler sees it', async () => {
     const payload = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')])
     const res = await post(await echoApp(), 'application/json', payload)
-    expect(res.json().kept).toBe(payload.toString('base64'))
+    expect(res.statusCode).toBe(400)
+    expect(res.json().code).toBe('WEFT_INVALID_UTF8')
   })
 
   it('keeps the bytes of a custom binder body', async () => {

@@ -1,9 +1,10 @@
+import { isUtf8 } from 'node:buffer'
 import { parse as parseQueryString } from 'fast-querystring'
 import { XMLParser } from 'fast-xml-parser'
 import type { FastifyRequest } from 'fastify'
 import type { BinaryDecoder, BindingConfig } from './config.js'
 import type { RawMap } from './decode-map.js'
-import { BindError, BindingSetupError, BindSource } from './errors.js'
+import { BindError, BindingSetupError, BindSource, InvalidUtf8Error } from './errors.js'
 import { toRawMap } from './sources.js'
 import { xmlEntityDecoder } from './xml-entities.js'
 
@@ -20,10 +21,13 @@ const xmlParser = new XMLParser({
   trimValues: true,
 })
 
-/** The body as text, or `undefined` when there is none. */
+/** The body as text, or `undefined` when there is none; bytes that are not UTF-8 are a 400. */
 function text(body: unknown): string | undefined {
   if (typeof body === 'string') return body
-  if (Buffer.isBuffer(body)) return body.toString('utf8')
+  if (Buffer.isBuffer(body)) {
+    if (!isUtf8(body)) throw new InvalidUtf8Error()
+    return body.toString('utf8')
+  }
   return undefined
 }
 

@@ -39,7 +39,7 @@ const checks: Record<string, [Check, string]> = {
   integer: [(v) => typeof v === 'number' && Number.isInteger(v), 'an integer'],
   number: [(v) => typeof v === 'number', 'a number'],
   boolean: [(v) => typeof v === 'boolean', 'a boolean'],
-  string: [(v) => typeof v === 'string', 'a string'],
+  string: [(v) => typeof v === 'string' && isWellFormed(v), 'a string'],
   null: [(v) => v === null, 'null'],
 }
 
@@ -219,7 +219,18 @@ function decodeScalar(plan: Extract<TreePlan, { kind: 'scalar' }>, value: unknow
     const converted = plan.convert(value)
     if (converted !== FAIL) return converted
   } else if (plan.check(value)) return value
+  if (typeof value === 'string' && !isWellFormed(value)) {
+    throw new BindError(options.source, '', 'the text holds a lone surrogate (like \\ud800), which is not a character')
+  }
   throw new BindError(options.source, '', `${describe(value)} is not ${plan.expected}`)
+}
+
+/**
+ * Whether a string is Unicode text: JSON's `\\ud800` escapes give strings with lone surrogates,
+ * which a database stores as U+FFFD (so that two different passwords could become the same).
+ */
+export function isWellFormed(value: string): boolean {
+  return (value as string & { isWellFormed(): boolean }).isWellFormed()
 }
 
 function describe(value: unknown): string {

@@ -85,6 +85,20 @@ export class BadRequestError extends Error {
   }
 }
 
+/**
+ * A text body (JSON, form, XML) whose bytes are not UTF-8: decoding it would put U+FFFD where the
+ * client's characters were, and two different texts (two passwords) could become one.
+ */
+export class InvalidUtf8Error extends Error {
+  override readonly name = 'InvalidUtf8Error'
+  readonly statusCode = 400
+  readonly code = 'WEFT_INVALID_UTF8'
+
+  constructor() {
+    super('the request body is not valid UTF-8 text')
+  }
+}
+
 /** The request body's Content-Type has no decoder. */
 export class UnsupportedMediaTypeError extends Error {
   override readonly name = 'UnsupportedMediaTypeError'

@@ -15,6 +15,7 @@ export {
   BindError,
   BindingSetupError,
   BindSource,
+  InvalidUtf8Error,
   UnsupportedMediaTypeError,
   ValidationError,
   type ValidationIssue,

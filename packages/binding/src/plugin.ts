@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer'
 import { parse as parseQueryString } from 'fast-querystring'
 import type { FastifyBodyParser, FastifyInstance, FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
@@ -11,6 +12,7 @@ import {
   registerCustomBinder,
   type StructValidator,
 } from './config.js'
+import { InvalidUtf8Error } from './errors.js'
 import { deferMultipart } from './multipart.js'
 import { cborTypes, keepRawBodies, msgpackTypes } from './raw-bodies.js'
 
@@ -67,7 +69,10 @@ async function plugin(fastify: FastifyInstance, options: WeftBindingOptions): Pr
   const kept = config.keptTypes
   const form = 'application/x-www-form-urlencoded'
   if (!fastify.hasContentTypeParser(form)) {
-    addKeepingParser(fastify, kept, form, (_request, body, done) => done(null, parseQueryString(body.toString())))
+    addKeepingParser(fastify, kept, form, (_request, body, done) => {
+      if (isUtf8(body)) done(null, parseQueryString(body.toString()))
+      else done(new InvalidUtf8Error(), undefined)
+    })
   }
   keepRawBodies(fastify, rawTypes)
   if (options.emptyJsonBody !== 'error') {
@@ -84,14 +89,17 @@ async function plugin(fastify: FastifyInstance, options: WeftBindingOptions): Pr
 
 /**
  * Fastify's JSON parser (with the app's poisoning settings), given the text as Fastify's own string
- * parsers decode it; an empty body is no body.
+ * parsers decode it; an empty body is no body, and bytes that are not UTF-8 are a 400
+ * (RFC 8259 §8.1), not text with U+FFFD in it.
  */
 function jsonParser(fastify: FastifyInstance): FastifyBodyParser<Buffer> {
   const { onProtoPoisoning = 'error', onConstructorPoisoning = 'error' } = fastify.initialConfig
   const parse = fastify.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning)
   return (request, body, done) => {
     if (body.length === 0) done(null, undefined)
-    else parse(request, body.toString(), done)
+    // isUtf8 is native (simdutf): a few nanoseconds on a small body
+    else if (isUtf8(body)) parse(request, body.toString(), done)
+    else done(new InvalidUtf8Error(), undefined)
   }
 }
 

@@ -189,7 +189,8 @@ function typeTest(type: string, value: string): string {
     case 'boolean':
       return `typeof ${value} === 'boolean'`
     case 'string':
-      return `typeof ${value} === 'string'`
+      // lone surrogates fail too (decode-tree.ts says why)
+      return `typeof ${value} === 'string' && ${value}.isWellFormed()`
     case 'null':
       return `${value} === null`
     default:

@@ -39,7 +39,7 @@ describe('body and bodyRaw', () => {
     expect(res.json().body).toBe(payload)
   })
 
-  it.each(['application/json', 'text/plain'])(
+  it.each(['text/plain', 'application/octet-stream'])(
     'returns a %s body that is not valid UTF-8 byte for byte',
     async (type) => {
       const payload = Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}')])
@@ -48,6 +48,13 @@ describe('body and bodyRaw', () => {
       expect(res.json().raw).toBe(payload.toString('base64'))
     },
   )
+
+  it('refuses a JSON body that is not valid UTF-8 with a 400 (@weft/binding parses JSON as UTF-8 text)', async () => {
+    const payload = Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}')])
+    const res = await post(payload, { 'content-type': 'application/json' })
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toMatchObject({ code: 'WEFT_INVALID_UTF8' })
+  })
 
   it.each([
     ['gzip', gzipSync],
