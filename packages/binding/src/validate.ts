@@ -3,6 +3,7 @@ import { Compile, type Validator } from 'typebox/compile'
 import { isRecordSchema } from './decode-record.js'
 import { ValidationError, type ValidationIssue } from './errors.js'
 import { isObjectSchema } from './schema.js'
+import { plainIssues } from './validation-messages.js'
 
 /** Compiled validators by schema; `null` for schemas the struct validator does not check. */
 const validators = new WeakMap<TSchema, Validator | null>()
@@ -38,5 +39,5 @@ export function assertValid(value: unknown, schema: TSchema, source: string): vo
     message: e.message,
     params: e.params as Record<string, unknown>,
   }))
-  throw new ValidationError(source, validation)
+  throw new ValidationError(source, plainIssues(validation))
 }
