@@ -17,6 +17,13 @@ export const RangeUnitError = createError<[string]>(
 /** The Range header is malformed. */
 export const RangeMalformedError = createError('WEFT_RANGE_MALFORMED', 'Range header is malformed', 400)
 
+/** A conditional request (If-Match, If-Unmodified-Since) failed for the file sent. */
+export const PreconditionFailedError = createError(
+  'WEFT_PRECONDITION_FAILED',
+  "The file does not meet the request's preconditions (If-Match or If-Unmodified-Since)",
+  412,
+)
+
 /** No range of the Range header lies inside the resource. */
 export const RangeNotSatisfiableError = createError<[number]>(
   'WEFT_RANGE_NOT_SATISFIABLE',

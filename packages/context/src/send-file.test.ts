@@ -64,9 +64,24 @@ describe('sendFile', () => {
     expect(res.headers['content-range']).toBe(`bytes 0-4/${text.length}`)
   })
 
+  it('answers a malformed Range with 400 WEFT_RANGE_MALFORMED, as c.range() does', async () => {
+    for (const range of ['bytes=abc', 'bytes=5-2', 'bytes=']) {
+      const res = await (await files()).inject({ url: '/f/hello.txt', headers: { range } })
+      expect(res.statusCode).toBe(400)
+      expect(res.json()).toMatchObject({ code: 'WEFT_RANGE_MALFORMED' })
+    }
+  })
+
+  it('answers a failed precondition with 412 WEFT_PRECONDITION_FAILED', async () => {
+    const res = await (await files()).inject({ url: '/f/hello.txt', headers: { 'if-match': '"nope"' } })
+    expect(res.statusCode).toBe(412)
+    expect(res.json()).toMatchObject({ code: 'WEFT_PRECONDITION_FAILED' })
+  })
+
   it('answers an unsatisfiable Range with 416', async () => {
     const res = await (await files()).inject({ url: '/f/hello.txt', headers: { range: 'bytes=9999-' } })
     expect(res.statusCode).toBe(416)
+    expect(res.json()).toMatchObject({ code: 'WEFT_RANGE_NOT_SATISFIABLE' })
     expect(res.headers['content-range']).toBe(`bytes */${text.length}`)
   })
 

@@ -3,10 +3,17 @@ import { resolve, sep } from 'node:path'
 import { createGzip } from 'node:zlib'
 import send from '@fastify/send'
 import type { CtxBase } from './ctx-base.js'
-import { FileNotFoundError, ForbiddenPathError, InvalidPathError } from './errors.js'
+import {
+  FileNotFoundError,
+  ForbiddenPathError,
+  InvalidPathError,
+  PreconditionFailedError,
+  RangeNotSatisfiableError,
+} from './errors.js'
 import { addVary } from './headers.js'
 import { negotiate } from './negotiation/accepts.js'
 import { acceptEncodingOf } from './negotiation/cache.js'
+import { parseRange } from './range.js'
 
 const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|xml|[\w.+-]+\+(?:json|xml))|image\/svg\+xml)/
 
@@ -71,6 +78,8 @@ async function sendFileUnder(c: CtxBase, path: string, compress: boolean): Promi
     const status = (result.metadata.error as { status?: number }).status ?? 500
     if (status === 403 || status === 400) throw new ForbiddenPathError(path.slice(0, 256))
     if (status === 404) throw new FileNotFoundError(path.slice(0, 256))
+    if (status === 412) throw new PreconditionFailedError()
+    if (status === 416) unsatisfiable(c, Number(String(result.headers['Content-Range']).split('/')[1]))
     throw result.metadata.error
   }
   if (result.type === 'directory') {
@@ -91,4 +100,18 @@ async function sendFileUnder(c: CtxBase, path: string, compress: boolean): Promi
     return
   }
   c._body = result.stream
+}
+
+/**
+ * `send`'s 416, told apart as `c.range()` tells it: a malformed Range header is the client's 400
+ * (`WEFT_RANGE_MALFORMED`), one with no range inside the file a 416 with `Content-Range: bytes *\/size`.
+ */
+function unsatisfiable(c: CtxBase, size: number): never {
+  try {
+    parseRange(c._req.headers.range ?? '', size)
+  } catch (error) {
+    if (!(error instanceof RangeNotSatisfiableError)) throw error
+  }
+  // Fastify's error handler sets an error's `headers` on the error response
+  throw Object.assign(new RangeNotSatisfiableError(size), { headers: { 'content-range': `bytes */${size}` } })
 }
