@@ -1,5 +1,7 @@
 import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify'
+import { configOf } from './config.js'
 import { mediaTypeOfHeader } from './content-type.js'
+import { UnsupportedBodyEncodingError } from './errors.js'
 
 // Binding's body parsers keep the bytes they parsed on the request, for `c.body()` of
 // @weft/context: the parser holds them anyway, so keeping them costs one reference, where
@@ -36,13 +38,47 @@ export function addKeepingParser(
 ): void {
   fastify.addContentTypeParser(type, { parseAs: 'buffer' }, (request, body, done) => {
     ;(request as BytesCarrier)[kBodyBytes] = body as Buffer
-    parse(request, body as Buffer, done)
+    // the raw headers: Fastify's `request.headers` getter costs more than the check
+    const coding = request.raw.headers['content-encoding']
+    if (coding === undefined || isIdentity(coding)) parse(request, body as Buffer, done)
+    else decodeThenParse(request, body as Buffer, coding, parse, done)
   })
   if (typeof type === 'string') kept.names.add(type.toLowerCase())
   // the plugin may be registered again in the same context: one entry per pattern
   else if (!kept.patterns.some((known) => known.source === type.source && known.flags === type.flags)) {
     kept.patterns.push(type)
   }
+}
+
+/** `identity` or nothing: no coding to undo. */
+function isIdentity(coding: string): boolean {
+  return coding.split(',').every((entry) => {
+    const name = entry.trim().toLowerCase()
+    return name === '' || name === 'identity'
+  })
+}
+
+/**
+ * A coded body is decoded by the installed decoder, then parsed: the parsers read text, and the
+ * coded bytes would bind garbage (JSON: a misleading 400; a form: no fields at all). The bytes kept
+ * for `c.bodyRaw()` stay the ones received.
+ */
+function decodeThenParse(
+  request: FastifyRequest,
+  bytes: Buffer,
+  coding: string,
+  parse: FastifyBodyParser<Buffer>,
+  done: (error: Error | null, body?: unknown) => void,
+): void {
+  const decode = configOf(request).bodyDecoder
+  if (decode === undefined) {
+    done(new UnsupportedBodyEncodingError(coding), undefined)
+    return
+  }
+  decode(request, bytes, coding).then(
+    (decoded) => parse(request, decoded, done),
+    (error: Error) => done(error, undefined),
+  )
 }
 
 /** Whether a Content-Type header names one of the kept media types. */

@@ -80,6 +80,13 @@ export type MultipartLimits = {
 /** A decoder for a binary body format, installed by `@weft/binding/msgpack` or `/cbor`. */
 export type BinaryDecoder = (bytes: Buffer) => unknown
 
+/**
+ * Undoes the Content-Encoding (`coding`, the header as sent) of a body one of the plugin's parsers
+ * reads, before it is parsed; rejects with an error that has a `statusCode` (413, 415, 400...).
+ * `@weft/context` installs one, with `c.body()`'s limits.
+ */
+export type BodyDecoder = (request: FastifyRequest, bytes: Buffer, coding: string) => Promise<Buffer>
+
 /** The resolved settings `bind(request)` works with. */
 export type BindingConfig = {
   splitting: boolean
@@ -94,6 +101,8 @@ export type BindingConfig = {
   multipartLimits: MultipartLimits
   /** The media types whose parser (added by the plugin or a custom binder) keeps the body's bytes. */
   keptTypes: KeptTypes
+  /** Decodes a coded body before those parsers parse it; without one, such a body is a 415. */
+  bodyDecoder: BodyDecoder | undefined
   /** Plans compiled for this configuration, per schema and tag; replaced when the config changes. */
   plans: WeakMap<TSchema, Map<string, unknown>>
 }
@@ -116,6 +125,7 @@ export function createConfig(): BindingConfig {
     cbor: undefined,
     multipartLimits: {},
     keptTypes: { names: new Set(), patterns: [] },
+    bodyDecoder: undefined,
     plans: new WeakMap(),
   }
 }
@@ -163,6 +173,11 @@ function copyConfig(config: BindingConfig): BindingConfig {
     keptTypes: { names: new Set(config.keptTypes.names), patterns: [...config.keptTypes.patterns] },
     plans: new WeakMap(),
   }
+}
+
+/** Installs the decoder of coded bodies that the plugin's parsers read (see {@link BodyDecoder}). */
+export function setBodyDecoder(app: FastifyInstance, decoder: BodyDecoder): void {
+  ensureConfig(app).bodyDecoder = decoder
 }
 
 /**

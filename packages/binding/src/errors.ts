@@ -99,6 +99,22 @@ export class InvalidUtf8Error extends Error {
   }
 }
 
+/**
+ * A coded body (Content-Encoding) that one of the plugin's parsers would read, with no decoder
+ * installed (`@weft/context` installs one): parsing the coded bytes would bind garbage or nothing.
+ * The response says which coding the server takes (RFC 9110 §12.5.3).
+ */
+export class UnsupportedBodyEncodingError extends Error {
+  override readonly name = 'UnsupportedBodyEncodingError'
+  readonly statusCode = 415
+  readonly code = 'WEFT_UNSUPPORTED_ENCODING'
+  readonly headers = { 'accept-encoding': 'identity' }
+
+  constructor(coding: string) {
+    super(`request bodies with Content-Encoding '${coding.slice(0, 32)}' are not accepted; send the body uncompressed`)
+  }
+}
+
 /** The request body's Content-Type has no decoder. */
 export class UnsupportedMediaTypeError extends Error {
   override readonly name = 'UnsupportedMediaTypeError'

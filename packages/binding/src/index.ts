@@ -2,12 +2,14 @@ export { Binder, type BindOptions, bind } from './binder.js'
 export { bodyBytes } from './body-bytes.js'
 export {
   type BinaryDecoder,
+  type BodyDecoder,
   type CustomBinder,
   type MultipartLimits,
   type ParserConfig,
   type ParserType,
   registerCustomBinder,
   type StructValidator,
+  setBodyDecoder,
   setParserDecoder,
 } from './config.js'
 export {
@@ -16,6 +18,7 @@ export {
   BindingSetupError,
   BindSource,
   InvalidUtf8Error,
+  UnsupportedBodyEncodingError,
   UnsupportedMediaTypeError,
   ValidationError,
   type ValidationIssue,

@@ -42,7 +42,9 @@ function alternative(issue: ValidationIssue): string | undefined {
  * kind of alternative gives the general message.
  */
 function unionMessage(union: ValidationIssue, branches: ValidationIssue[]): string {
-  const literalTypes = new Set(branches.filter((b) => b.keyword === 'const').map((b) => typeof b.params.allowedValue))
+  const literalTypes = new Set<string>(
+    branches.filter((b) => b.keyword === 'const').map((b) => typeof b.params.allowedValue),
+  )
   const kept = branches.filter(
     (b) => !(b.keyword === 'type' && literalTypes.has(b.params.type === 'integer' ? 'number' : String(b.params.type))),
   )

@@ -1,9 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http'
-import { bodyBytes, keepsBodyBytes } from '@weft/binding'
+import { type BodyDecoder, bodyBytes, keepsBodyBytes } from '@weft/binding'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { type DecodeLimits, decodeBody, decodeBodySync } from './body-decode.js'
 import type { CtxBase } from './ctx-base.js'
-import { ctx, rememberReply } from './ctx-slot.js'
+import { ctx, heldCtx, rememberReply } from './ctx-slot.js'
 import type { ResolvedOptions } from './options.js'
 
 /** Fastify's default `bodyLimit`, used when a request carries no route options. */
@@ -60,9 +60,10 @@ function keepBody(
   headers: IncomingHttpHeaders,
   options: ResolvedOptions,
 ): void {
+  // the common case first: a binding parser (JSON, forms...) keeps the bytes it reads, and
+  // decodes a coded body with decodeKeptBodyWith() before it parses it
+  if (keepsBodyBytes(request)) return
   const encoding = headers['content-encoding']
-  // the common case first: a binding parser (JSON, forms...) keeps the bytes it reads
-  if (encoding === undefined && keepsBodyBytes(request)) return
   const contentType = headers['content-type']
   if (contentType !== undefined && contentType.slice(0, 10).toLowerCase() === 'multipart/') return
   // a body kept here is kept on its Ctx, made now
@@ -133,6 +134,26 @@ function receivedBytes(c: CtxBase): Buffer {
 export function bodyRaw(c: CtxBase): Buffer {
   const raw = receivedBytes(c)
   return c._opts.immutable ? Buffer.from(raw) : raw
+}
+
+/**
+ * The decoder @weft/binding's parsers call for a coded body they read (JSON, forms, XML...), before
+ * they parse it: decoded off the event loop with `c.body()`'s limits, and kept on the `Ctx` as the
+ * hook keeps other bodies, so that `c.body()` returns the decoded bytes and `c.bodyRaw()` the
+ * bytes as received.
+ */
+export function decodeKeptBodyWith(options: ResolvedOptions): BodyDecoder {
+  return async (request, bytes, coding) => {
+    const decoded = await decodeBody(bytes, coding, decodeLimits(request, options))
+    const c = heldCtx(request)
+    if (c !== undefined) {
+      const received = new ReceivedBody()
+      received.chunks.push(bytes)
+      received.decoded = { body: decoded }
+      c._received = received
+    }
+    return decoded
+  }
 }
 
 /** The decode limits of a request: the `bodyDecodeLimit` option, else the route's `bodyLimit`. */

@@ -1,7 +1,7 @@
-import { weftBinding } from '@weft/binding'
+import { setBodyDecoder, weftBinding } from '@weft/binding'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
-import { prepareRequestWith } from './body.js'
+import { decodeKeptBodyWith, prepareRequestWith } from './body.js'
 import type { Ctx } from './ctx.js'
 import { heldCtx } from './ctx-slot.js'
 import { CtxUnavailableError } from './errors.js'
@@ -48,6 +48,7 @@ async function plugin(fastify: FastifyInstance, options: WeftContextOptions): Pr
     if (options.structValidator !== undefined) bindingOptions.structValidator = options.structValidator
     await fastify.register(weftBinding, bindingOptions)
   }
+  setBodyDecoder(fastify, decodeKeptBodyWith(resolved))
 }
 
 /**
