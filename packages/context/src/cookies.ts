@@ -41,7 +41,22 @@ function sameSiteOf(value: string | undefined): SameSite | undefined {
   return lower === 'lax' || lower === 'strict' || lower === 'none' ? lower : undefined
 }
 
-/** Serializes a cookie with the `cookie` package; an invalid name/path/domain is a 400. */
+// What the `cookie` package refuses, by the option its TypeError names, in words for the message.
+const COOKIE_FAULTS: Record<string, string> = {
+  name: 'the cookie name is not an HTTP token',
+  val: 'the cookie value holds characters a cookie cannot carry',
+  maxAge: 'maxAge must be a whole number of seconds',
+  expires: 'expires is not a valid date',
+  path: "the path holds characters a cookie path cannot carry, such as ';'",
+  domain: 'the domain is not a valid domain name',
+}
+
+function cookieFault(error: unknown): string {
+  const named = /(?:argument|option|cookie) (\w+) is invalid/.exec((error as Error).message ?? '')?.[1]
+  return COOKIE_FAULTS[named ?? ''] ?? 'the cookie cannot be written as a header'
+}
+
+/** Serializes a cookie with the `cookie` package; an invalid name, value or option is a 400 that names it. */
 export function serializeCookie(cookie: Cookie): string {
   try {
     return serialize(cookie.name, cookie.value, {
@@ -53,8 +68,8 @@ export function serializeCookie(cookie: Cookie): string {
       httpOnly: cookie.httpOnly,
       sameSite: sameSiteOf(cookie.sameSite),
     })
-  } catch {
-    throw new InvalidHeaderError('Set-Cookie')
+  } catch (error) {
+    throw new InvalidHeaderError('Set-Cookie', cookieFault(error))
   }
 }
 

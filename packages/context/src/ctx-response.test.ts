@@ -278,6 +278,18 @@ describe('cookie and clearCookie', () => {
     expect(res.json().code).toBe('WEFT_INVALID_HEADER')
   })
 
+  it.each([
+    ['a name with a space', { name: 'a b', value: 'v' }, 'the cookie name is not an HTTP token'],
+    ['a fractional maxAge', { name: 'a', value: 'v', maxAge: 1.5 }, 'maxAge must be a whole number of seconds'],
+    ['an invalid date', { name: 'a', value: 'v', expires: new Date('x') }, 'expires is not a valid date'],
+    ['a path with a ;', { name: 'a', value: 'v', path: '/; Domain=evil.com' }, 'the path holds characters'],
+  ])('says what is wrong with %s', async (_case, cookie, reason) => {
+    const res = await respond((c) => c.cookie(cookie))
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toMatchObject({ code: 'WEFT_INVALID_HEADER', message: expect.stringContaining(reason) })
+    expect(res.json().message).not.toContain('control characters')
+  })
+
   it('expires named cookies with the given path and domain', async () => {
     const res = await respond((c) => c.clearCookie('sid', { path: '/app', domain: 'example.com' }).sendString(''))
     expect(res.headers['set-cookie']).toBe('sid=; Domain=example.com; Path=/app; Expires=Thu, 01 Jan 1970 00:00:00 GMT')

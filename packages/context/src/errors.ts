@@ -32,11 +32,15 @@ export const RangeNotSatisfiableError = createError<[number]>(
 )
 
 /** A header name or value handed to a writer contains CR, LF or another control character. */
-export const InvalidHeaderError = createError<[string]>(
+export const InvalidHeaderError = createError<[string, string]>(
   'WEFT_INVALID_HEADER',
-  "Header '%s' contains control characters (CR/LF are refused so headers cannot be split)",
+  "Header '%s' cannot be sent: %s",
   400,
 )
+
+/** Why a header value is refused, in the words of InvalidHeaderError's message. */
+export const CONTROL_CHARACTERS =
+  'it contains control characters or characters beyond Latin-1 (CR/LF are refused so headers cannot be split)'
 
 /** A redirect target cannot be emitted so that browsers go where it points (see `encodeLocation`). */
 export const InvalidRedirectError = createError(

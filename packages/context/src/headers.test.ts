@@ -124,6 +124,16 @@ describe('header splitting', () => {
     expect(res.headers['set-cookie']).toBeUndefined()
   })
 
+  it.each([
+    ['a value beyond Latin-1', (c: Ctx) => c.set('X-A', '☃'), 'beyond Latin-1'],
+    ['a name that is not a token', (c: Ctx) => c.set('X A', 'v'), 'its name is not an HTTP token'],
+    ['a Vary entry that is not a field name', (c: Ctx) => c.vary('not a token'), 'is not a header field name'],
+  ])('says why it refuses %s', async (_name, write, reason) => {
+    const res = await respond(write)
+    expect(res.statusCode).toBe(400)
+    expect(res.json().message).toContain(reason)
+  })
+
   it('accepts a huge but clean header value', async () => {
     const res = await respond((c) => c.set('X-Big', 'a'.repeat(8000)).sendString(''))
     expect(res.headers['x-big']).toHaveLength(8000)

@@ -1,6 +1,6 @@
 import vary from 'vary'
 import type { CtxBase } from './ctx-base.js'
-import { InvalidHeaderError } from './errors.js'
+import { CONTROL_CHARACTERS, InvalidHeaderError } from './errors.js'
 
 /** True for control characters other than tab, and for characters Node cannot write in a header. */
 export function hasControlChars(value: string): boolean {
@@ -18,8 +18,10 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
  * (response splitting) that produced it. The error is a 400 `WEFT_INVALID_HEADER`.
  */
 export function checkHeader(name: string, value: string): void {
-  if (!TOKEN.test(name)) throw new InvalidHeaderError(name.replace(/[^\x20-\x7e]/g, '?').slice(0, 64))
-  if (hasControlChars(value)) throw new InvalidHeaderError(name)
+  if (!TOKEN.test(name)) {
+    throw new InvalidHeaderError(name.replace(/[^\x20-\x7e]/g, '?').slice(0, 64), 'its name is not an HTTP token')
+  }
+  if (hasControlChars(value)) throw new InvalidHeaderError(name, CONTROL_CHARACTERS)
 }
 
 /**
@@ -80,7 +82,7 @@ export function addVary(c: CtxBase, fields: string[]): void {
     try {
       header = vary.append(header, field)
     } catch {
-      throw new InvalidHeaderError('Vary')
+      throw new InvalidHeaderError('Vary', `'${field.slice(0, 64)}' is not a header field name`)
     }
   }
   if (header !== '') c._res.header('vary', header)
@@ -110,13 +112,13 @@ export function addLinks(c: CtxBase, pairs: string[]): void {
 
 /** A Link URL with `<` and `>` percent-encoded; control characters refused (400). */
 function linkURL(url: string): string {
-  if (hasControlChars(url)) throw new InvalidHeaderError('Link')
+  if (hasControlChars(url)) throw new InvalidHeaderError('Link', CONTROL_CHARACTERS)
   return url.includes('<') || url.includes('>') ? url.replace(/[<>]/g, encodeURIComponent) : url
 }
 
 /** A rel as the inside of a quoted string (`"` and `\` escaped); control characters refused (400). */
 function linkRel(rel: string): string {
-  if (hasControlChars(rel)) throw new InvalidHeaderError('Link')
+  if (hasControlChars(rel)) throw new InvalidHeaderError('Link', CONTROL_CHARACTERS)
   return rel.includes('"') || rel.includes('\\') ? rel.replace(/["\\]/g, '\\$&') : rel
 }
 

@@ -1,4 +1,4 @@
-import { InvalidHeaderError, InvalidRedirectError } from './errors.js'
+import { CONTROL_CHARACTERS, InvalidHeaderError, InvalidRedirectError } from './errors.js'
 
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/
 // schemes whose URLs browsers parse with `\` meaning `/` (WHATWG "special" schemes)
@@ -33,7 +33,7 @@ function browserOrigin(location: string): string {
  * it is refused with a 400 `WEFT_INVALID_REDIRECT`: the emitted URL must go where it was checked to go.
  */
 export function encodeLocation(location: string): string {
-  if (hasControl(location)) throw new InvalidHeaderError('Location')
+  if (hasControl(location)) throw new InvalidHeaderError('Location', CONTROL_CHARACTERS)
   const scheme = SCHEME.exec(location)?.[1]?.toLowerCase()
   let out = location
   if (scheme === undefined || SPECIAL_SCHEMES.has(scheme)) {
