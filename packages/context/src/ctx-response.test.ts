@@ -208,6 +208,21 @@ describe('json, jsonp, xml', () => {
     expect(res.body).toBe('<ns:doc xml:lang="fr"><a.b-c_d>1</a.b-c_d><élément>2</élément></ns:doc>')
   })
 
+  it.each([
+    ['a control character in a text', { a: 'x\u0001y' }, 'U+0001'],
+    ['a control character in an attribute', { a: { '@_id': '\u001f' } }, 'U+001F'],
+    ['a lone surrogate', { a: ['ok', 'x\ud800'] }, 'U+D800'],
+  ])('xml() refuses %s with a 400 that names it', async (_case, data, code) => {
+    const res = await respond((c) => c.xml(data))
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toMatchObject({ code: 'WEFT_INVALID_XML_TEXT', message: expect.stringContaining(code) })
+  })
+
+  it('xml() keeps tabs, line breaks and characters beyond the BMP', async () => {
+    const res = await respond((c) => c.xml({ a: 'x\ty\nz 😀' }))
+    expect(res.body).toBe('<a>x\ty\nz 😀</a>')
+  })
+
   it('sends XML', async () => {
     const res = await respond((c) => c.xml({ user: { name: 'Ada & co', '@_id': '1' } }))
     expect(res.headers['content-type']).toBe('application/xml; charset=utf-8')

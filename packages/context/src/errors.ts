@@ -145,6 +145,13 @@ export const InvalidXmlNameError = createError<[string]>(
   400,
 )
 
+/** A text `xml()` would write holds a character XML 1.0 does not allow (U+0001, a lone surrogate...). */
+export const InvalidXmlTextError = createError<[string]>(
+  'WEFT_INVALID_XML_TEXT',
+  'The XML would hold a character XML does not allow (%s), which no XML parser reads',
+  400,
+)
+
 /** `status()`/`sendStatus()` got something that is not an integer status code from 100 to 599. */
 export const InvalidStatusError = createError<[string]>(
   'WEFT_INVALID_STATUS',
