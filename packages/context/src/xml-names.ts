@@ -10,6 +10,7 @@ const TEXT_KEY = '#text'
 // Characters outside XML 1.0's Char production (§2.2): C0 controls but tab, LF and CR, U+FFFE,
 // U+FFFF and lone surrogates. Not even a character reference may name them.
 const NOT_XML_CHAR =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding the controls XML forbids is its job
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
 function checkXmlText(text: string): void {
