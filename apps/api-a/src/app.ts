@@ -1,15 +1,16 @@
-import { setParserDecoder } from '@weft/binding'
+import { weftBinding } from '@weft/binding'
+import { weftContext } from '@weft/context'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { memoryAttemptCounter } from './auth/attempts.js'
 import { auth } from './auth/plugin.js'
 import type { Settings } from './config/settings.js'
 import { fastifyTrustProxy } from './config/trust-proxy.js'
 import type { DatabaseHandle } from './db/client.js'
+import { clientErrorHandler } from './http/client-errors.js'
 import { installCors } from './http/cors.js'
 import { installDocs } from './http/docs.js'
 import { frameworkErrors, installErrorHandling } from './http/error-handler.js'
 import { installHandlerTimeout } from './http/handler-timeout.js'
-import { installJsonParser } from './http/json-parser.js'
 import { redactedPaths } from './http/logging.js'
 import { installNotFound } from './http/not-found.js'
 import { installSecurity } from './http/security.js'
@@ -82,14 +83,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: fastifyTrustProxy(settings.trustProxy) as FastifyServerOptions['trustProxy'],
     routerOptions,
     frameworkErrors,
+    // Errors of Node's HTTP parser (malformed requests, oversized headers, the request timeout) get the envelope too.
+    clientErrorHandler: clientErrorHandler(requestTimeout),
   })
   // Bodies, ids and queries are read (and checked) in the handlers: the route schemas document them.
   app.setValidatorCompiler(() => () => true)
-  // @weft/binding: a body field the schema does not name is an error, not silently dropped.
-  setParserDecoder(app, { ignoreUnknownKeys: false })
-  // JSON only: other bodies answer 415; an empty JSON body is no body.
+  // Unknown body fields are errors (400), not silently dropped: PATCH accepts only what it lists.
+  await app.register(weftBinding, { multipart: false, parserDecoder: { ignoreUnknownKeys: false } })
+  await app.register(weftContext)
+  // JSON only: text and multipart bodies are answered 415 by Fastify, forms and XML by the route's
+  // `bind().json()`. JSON is read by @weft/binding's parser: an empty body is no body, bytes that are not UTF-8
+  // are a 400, a gzipped body is decoded first.
   app.removeContentTypeParser('text/plain')
-  installJsonParser(app)
   for (const schema of sharedSchemas) app.addSchema(schema)
   installErrorHandling(app)
   installNotFound(app, routerOptions)

@@ -45,7 +45,7 @@ describe.each(testDatabaseKinds())('HTTP behaviour on %s', (kind) => {
       headers: { 'content-type': 'application/json' },
       payload,
     })
-    expect(outcome(res)).toEqual({ status: 400, code: 'BAD_REQUEST' })
+    expect(outcome(res)).toEqual({ status: 400, code: 'VALIDATION_FAILED' })
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
 

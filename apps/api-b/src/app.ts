@@ -8,11 +8,11 @@ import { createPasswordHasher, SCRYPT_CONCURRENCY } from './auth/password.js'
 import { registerTokens } from './auth/tokens.js'
 import { createWorkLimit } from './auth/work-limit.js'
 import type { DatabaseHandle } from './db/client.js'
+import { clientErrorHandler } from './http/client-errors.js'
 import { installCors } from './http/cors.js'
 import { frameworkErrors, installErrorHandling } from './http/error-handler.js'
 import { messages, rateLimited } from './http/errors.js'
 import { installHandlerTimeout } from './http/handler-timeout.js'
-import { installJsonParser } from './http/json-parser.js'
 import { loggerOptions } from './http/logging.js'
 import { installNotFound } from './http/not-found.js'
 import { registerOpenApi } from './http/openapi.js'
@@ -52,6 +52,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions,
     // Errors raised before routing (a malformed URL) get the envelope too.
     frameworkErrors,
+    // And so do errors of Node's HTTP parser (malformed requests, oversized headers, the request timeout).
+    clientErrorHandler: clientErrorHandler(settings.requestTimeoutMs),
   })
 
   // Before any route: it records their methods.
@@ -64,10 +66,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Unknown body fields are errors (400), not silently dropped: PATCH accepts only what it lists.
   await app.register(weftBinding, { multipart: false, parserDecoder: { ignoreUnknownKeys: false } })
   await app.register(weftContext)
-  // JSON only: every other body (text, forms, XML, multipart) is answered 415 by Fastify; an empty JSON body
-  // is no body.
-  app.removeAllContentTypeParsers()
-  installJsonParser(app)
+  // JSON only: text and multipart bodies are answered 415 by Fastify, forms and XML by the route's
+  // `bind().json()`. JSON is read by @weft/binding's parser: an empty body is no body, bytes that are not UTF-8
+  // are a 400, a gzipped body is decoded first.
+  app.removeContentTypeParser('text/plain')
 
   await app.register(helmet, helmetOptions)
   // After the security headers (preflight answers carry them too), before the routes.

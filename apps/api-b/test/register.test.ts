@@ -136,7 +136,10 @@ describe.each(testDatabaseKinds())('POST /api/user on %s', (kind) => {
       headers: { 'content-type': 'application/json' },
       payload: '{"__proto__": {"admin": true}, "username": "x"}',
     })
-    expect(errorOf(res)).toMatchObject({ status: 400, code: 'BAD_REQUEST' })
+    expect(errorOf(res)).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' })
+    expect(res.json().errors).toEqual([
+      { field: '__proto__', rule: 'forbiddenKey', message: 'is not an accepted field name' },
+    ])
     expect(({} as Record<string, unknown>).admin).toBeUndefined()
   })
 

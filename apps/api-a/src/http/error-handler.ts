@@ -11,6 +11,7 @@ import {
   validationFailed,
 } from './errors.js'
 import { bindingFieldError, fieldErrors, type ValidationEntry } from './field-errors.js'
+import { forbiddenKeyError } from './forbidden-keys.js'
 
 type AnyError = Partial<FastifyError> & {
   validation?: ValidationEntry[]
@@ -26,6 +27,9 @@ const conflictFields: Record<string, string> = {
 }
 
 const idSources = new Set(['params', 'uri'])
+
+/** @fastify/static's refusal of a path outside its root. */
+const staticPathOutsideRoot = 'FST_STATIC_FORBIDDEN_PATH'
 
 /**
  * Client errors of Fastify and the Weft packages, by their stable `code`: the catalogue's code, and the
@@ -60,6 +64,15 @@ function bindError(error: AnyError): ApiError {
   return validationFailed([bindingFieldError(field, error.cause)])
 }
 
+/**
+ * A 415 is about the body's media type, or about its Content-Encoding (a coding @weft/context does not decode,
+ * or codings stacked): each says what to send instead.
+ */
+const unsupportedBody = (error: { code?: string; message?: string }) =>
+  error.code === 'WEFT_UNSUPPORTED_ENCODING' || error.code === 'WEFT_STACKED_ENCODING'
+    ? `${error.message}; send the body as JSON, uncompressed or gzip, deflate or br`
+    : messages.notJsonMediaType
+
 /** Turns any thrown value into the API error it stands for. Exported for tests of the mapping. */
 export function toApiError(thrown: unknown, bodyLimit?: number): ApiError {
   if (thrown instanceof ApiError) return thrown
@@ -84,7 +97,7 @@ export function toApiError(thrown: unknown, bodyLimit?: number): ApiError {
   if (databaseUnavailable(thrown) || error.code === 'FST_ERR_HANDLER_TIMEOUT') return unavailable()
   const status = typeof error.statusCode === 'number' ? error.statusCode : 500
   if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', messages.tooLarge(bodyLimit ?? 0))
-  if (status === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE', messages.notJsonMediaType)
+  if (status === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE', unsupportedBody(error))
   if (status >= 400 && status < 500) {
     const known = error.code === undefined ? undefined : clientErrors[error.code]
     const code = known?.code ?? statusCodes[status] ?? 'BAD_REQUEST'
@@ -114,10 +127,22 @@ export function frameworkErrors(error: unknown, _request: FastifyRequest, reply:
   reply.send(render(reply, toApiError(error)))
 }
 
+/**
+ * True when the error is the request's own stream failing: the client closed the connection (or Node closed it
+ * at the request timeout) before the body had arrived. Node calls that ECONNRESET, as a database driver does a
+ * lost connection: it is the client's doing, not a fault of the server.
+ */
+const requestAborted = (thrown: unknown, request: FastifyRequest) =>
+  thrown !== null && thrown !== undefined && thrown === request.raw.errored
+
 /** Installs the one error handler: every failure leaves as an error envelope (the not-found handler's too). */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((thrown: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const error = toApiError(thrown, request.routeOptions.bodyLimit)
+    // A path that climbs out of the docs' static folder (`/docs/static/%2e%2e/...`) names no file: a 404.
+    if ((thrown as AnyError | undefined)?.code === staticPathOutsideRoot) return reply.callNotFound()
+    const error = requestAborted(thrown, request)
+      ? new ApiError('BAD_REQUEST', messages.incomplete)
+      : toApiError(forbiddenKeyError(thrown, request) ?? thrown, request.routeOptions.bodyLimit)
     if (error.statusCode >= 500) request.log.error({ err: loggableError(thrown), code: error.code }, 'request failed')
     else request.log.info({ code: error.code, statusCode: error.statusCode }, error.message)
     return reply.send(render(reply, error))

@@ -22,7 +22,9 @@ export const errorCatalogue = {
   },
   BAD_REQUEST: {
     status: 400,
-    when: 'the body is not JSON or not a JSON object; a value cannot be stored; the URL is malformed',
+    when:
+      'the body is not JSON or not a JSON object; a value cannot be stored; the URL is malformed; the request is not ' +
+      'valid HTTP, or ended before its body was complete',
   },
   INVALID_ID: { status: 400, when: 'the `{id}` of the path is not a positive 32-bit integer' },
   INVALID_CURSOR: {
@@ -43,6 +45,10 @@ export const errorCatalogue = {
   FORBIDDEN: { status: 403, when: "the path names another user's account, or a resource the caller does not own" },
   NOT_FOUND: { status: 404, when: 'no such route, or the resource of the path does not exist' },
   METHOD_NOT_ALLOWED: { status: 405, when: 'the path exists, but not with this method; `Allow` lists its methods' },
+  REQUEST_TIMEOUT: {
+    status: 408,
+    when: 'the request did not all arrive within `REQUEST_TIMEOUT_MS`; the connection is closed',
+  },
   CONFLICT: {
     status: 409,
     when: 'a unique field is taken (`errors[]` names it), or a resource the request refers to is gone',
@@ -52,6 +58,10 @@ export const errorCatalogue = {
   RATE_LIMITED: {
     status: 429,
     when: 'too many requests or password checks from one address or against one account; `Retry-After` says when',
+  },
+  HEADERS_TOO_LARGE: {
+    status: 431,
+    when: 'the URL and headers together are larger than the server reads (16 KB); the connection is closed',
   },
   INTERNAL: { status: 500, when: 'a fault of the server; the body never holds a stack, SQL or driver text' },
   UNAVAILABLE: {
@@ -76,6 +86,10 @@ export const messages = {
   unstorable: 'a value in the request cannot be stored',
   badUrl: 'the URL is malformed: check its percent-encoding',
   paramTooLong: 'the URL is malformed: a path parameter is too long',
+  notHttp: 'the request is not valid HTTP: check its URL, its headers and how its body is framed',
+  incomplete: 'the request ended before its body was complete',
+  requestTimeout: (seconds: number) => `the request did not arrive in time: send all of it within ${seconds} s`,
+  headersTooLarge: (bytes: number) => `the URL and headers are too large: send at most ${bytes} bytes of them`,
   invalidId: 'id must be a positive integer',
   unauthenticated: 'authentication required: send Authorization: Bearer <access_token>',
   invalidToken: (reason: string) => `invalid token: ${reason}`,

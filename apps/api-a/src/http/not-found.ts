@@ -3,7 +3,8 @@ import { messages, methodNotAllowed, notFound } from './errors.js'
 import { type PathMatching, trackRouteMethods } from './route-methods.js'
 
 /**
- * Answers the requests no route takes: 405 with `Allow` when the path has routes for other methods, else 404.
+ * Answers the requests no route takes: 405 with `Allow` when the path has routes for other methods only, else
+ * 404 — also when a route of this very method handed the request on (a file missing under `/docs/static/*`).
  * Installed before the routes, whose methods it records; the error handler renders both answers.
  */
 export function installNotFound(app: FastifyInstance, matching: PathMatching): void {
@@ -11,7 +12,7 @@ export function installNotFound(app: FastifyInstance, matching: PathMatching): v
   app.setNotFoundHandler(async (request) => {
     const path = request.url.split('?')[0] ?? request.url
     const allowed = methodsOf(request.url)
-    if (allowed.length > 0) throw methodNotAllowed(request.method, path, allowed)
+    if (allowed.length > 0 && !allowed.includes(request.method)) throw methodNotAllowed(request.method, path, allowed)
     throw notFound(messages.routeNotFound(request.method, path))
   })
 }

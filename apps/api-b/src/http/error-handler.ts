@@ -10,6 +10,7 @@ import {
   validationMessage,
 } from './errors.js'
 import { bindingFieldError, fieldErrors, type ValidationEntry } from './field-errors.js'
+import { forbiddenKeyError } from './forbidden-keys.js'
 
 interface ClassifiedError {
   statusCode: number
@@ -37,12 +38,24 @@ const messageByFastifyCode: Record<string, string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: messages.notJson,
 }
 
+/** @fastify/static's refusal of a path outside its root. */
+const staticPathOutsideRoot = 'FST_STATIC_FORBIDDEN_PATH'
+
 const isCatalogued = (code: string): code is ErrorCode => Object.hasOwn(errorCatalogue, code)
 
 type ApiError = FastifyError & Record<string, unknown>
 
 /** One family of errors: its answer, or `undefined` when the error is not of that family. */
 type Rule = (error: ApiError, code: string, status: number, bodyLimit: number) => ClassifiedError | undefined
+
+/**
+ * A 415 is about the body's media type, or about its Content-Encoding (a coding @weft/context does not decode,
+ * or codings stacked): each says what to send instead.
+ */
+const unsupportedBody = (error: { code?: string; message?: string }) =>
+  error.code === 'WEFT_UNSUPPORTED_ENCODING' || error.code === 'WEFT_STACKED_ENCODING'
+    ? `${error.message}; send the body as JSON, uncompressed or gzip, deflate or br`
+    : messages.notJsonMediaType
 
 /** An answer with the catalogue's status for `code`, its challenge on a 401 and `Retry-After` when given. */
 function answer(
@@ -114,7 +127,7 @@ const fromDatabase: Rule = (error, code) => {
 const fromClientStatus: Rule = (error, code, status, bodyLimit) => {
   if (status < 400 || status >= 500) return undefined
   if (status === 413) return answer('PAYLOAD_TOO_LARGE', messages.tooLarge(bodyLimit))
-  if (status === 415) return answer('UNSUPPORTED_MEDIA_TYPE', messages.notJsonMediaType)
+  if (status === 415) return answer('UNSUPPORTED_MEDIA_TYPE', unsupportedBody(error))
   return answer(codeByStatus[status] ?? 'BAD_REQUEST', messageByFastifyCode[code] ?? error.message)
 }
 
@@ -147,13 +160,28 @@ export function frameworkErrors(error: unknown, _request: FastifyRequest, reply:
 }
 
 /**
+ * True when the error is the request's own stream failing: the client closed the connection (or Node closed it
+ * at the request timeout) before the body had arrived. Node calls that ECONNRESET, as a database driver does a
+ * lost connection: it is the client's doing, not a fault of the server.
+ */
+const requestAborted = (error: unknown, request: FastifyRequest) =>
+  error !== null && error !== undefined && error === request.raw.errored
+
+/**
  * Installs the one error handler: every error (the API's, Fastify's, plugins', binding's, the database's)
  * leaves as the error envelope, never as a stack, driver text or SQL. Server faults are logged without query
  * text or parameters. (Requests no route takes are answered by `not-found.ts`.)
  */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: ApiError, request: FastifyRequest, reply: FastifyReply) => {
-    const { statusCode, body, headers } = classifyError(error, request.routeOptions.bodyLimit)
+    // A path that climbs out of the docs' static folder (`/docs/static/%2e%2e/...`) names no file: a 404.
+    if (error?.code === staticPathOutsideRoot) return reply.callNotFound()
+    const { statusCode, body, headers } = requestAborted(error, request)
+      ? answer('BAD_REQUEST', messages.incomplete)
+      : classifyError(
+          (forbiddenKeyError(error, request) as ApiError | undefined) ?? error,
+          request.routeOptions.bodyLimit,
+        )
     if (statusCode >= 500) {
       request.log.error({ err: loggableError(error), code: body.code }, 'request failed')
     } else {

@@ -4,7 +4,8 @@ import { messages } from './errors.js'
 import { type PathMatching, trackRouteMethods } from './route-methods.js'
 
 /**
- * Answers the requests no route takes: 405 with `Allow` when the path has routes for other methods, else 404,
+ * Answers the requests no route takes: 405 with `Allow` when the path has routes for other methods only, else
+ * 404 — also when a route of this very method handed the request on (a file missing under `/docs/static/*`) —
  * both in the error envelope. Installed before the routes, whose methods it records.
  */
 export function installNotFound(app: FastifyInstance, matching: PathMatching): void {
@@ -12,7 +13,7 @@ export function installNotFound(app: FastifyInstance, matching: PathMatching): v
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? request.url
     const allowed = methodsOf(request.url)
-    if (allowed.length === 0)
+    if (allowed.length === 0 || allowed.includes(request.method))
       return reply.code(404).send(failure('NOT_FOUND', messages.routeNotFound(request.method, path)))
     const message = messages.methodNotAllowed(request.method, path, allowed)
     return reply.code(405).header('allow', allowed.join(', ')).send(failure('METHOD_NOT_ALLOWED', message))

@@ -1,5 +1,14 @@
 import type { FastifyInstance } from 'fastify'
+import type { FieldError } from './envelope.js'
 import { validationFailed } from './errors.js'
+
+/**
+ * Fields that identify an account (unique, looked up at login): compared and stored in Unicode NFC, so `é` typed
+ * as one code point or as `e` and a combining accent is the same account; and free of invisible format
+ * characters (category Cf: zero-width spaces and joiners, direction marks), which would make two look-alikes.
+ */
+const identifierFields = new Set(['email', 'username'])
+const invisibleCharacter = /\p{Cf}/u
 
 /**
  * True when the string holds a C0 control or DEL: no field of this API (usernames, emails, passwords) means
@@ -16,20 +25,46 @@ function hasControl(value: string): boolean {
 /** A value still to look at, with the way to it (its path is built only for a string that fails). */
 type Pending = { value: unknown; key: string; parent: Pending | undefined }
 
+const pathOf = (entry: Pending): string[] => {
+  const path: string[] = []
+  for (let at: Pending | undefined = entry; at?.parent; at = at.parent) path.push(at.key)
+  return path.reverse()
+}
+
+/** Puts `value` in the place of the entry's value, in its parent object. */
+const replace = (entry: Pending, value: string) => {
+  const parent = entry.parent?.value
+  if (parent !== null && typeof parent === 'object') (parent as Record<string, unknown>)[entry.key] = value
+}
+
+/** What is wrong with one string of the body, if anything. */
+function textProblem(value: string, key: string): Omit<FieldError, 'field'> | undefined {
+  if (hasControl(value)) return { rule: 'controlCharacters', message: 'must not contain control characters' }
+  if (identifierFields.has(key) && invisibleCharacter.test(value)) {
+    return { rule: 'invisibleCharacters', message: 'must not contain invisible characters such as zero-width spaces' }
+  }
+  return undefined
+}
+
+const noFields: ReadonlySet<string> = new Set()
+
 /**
- * The dotted path of the first string field of a parsed JSON body that holds a control character, or
- * undefined. Walked with a stack of its own, not recursion: a client may nest a body 100,000 deep.
+ * The first string field of a parsed JSON body that holds a control character, or an invisible one in an email
+ * or a username, or undefined; emails and usernames are put in NFC on the way. Strings in `typed` top-level
+ * fields (those the route's schema says are not strings) are left for the binding to refuse as the wrong type.
+ * Walked with a stack of its own, not recursion: a client may nest a body 100,000 deep.
  */
-export function firstFieldWithControlCharacters(body: unknown): string | undefined {
+export function firstTextProblem(body: unknown, typed: ReadonlySet<string> = noFields): FieldError | undefined {
   const pending: Pending[] = [{ value: body, key: '', parent: undefined }]
   while (pending.length > 0) {
     const entry = pending.pop() as Pending
     const { value } = entry
     if (typeof value === 'string') {
-      if (!hasControl(value)) continue
-      const path: string[] = []
-      for (let at: Pending | undefined = entry; at?.parent; at = at.parent) path.push(at.key)
-      return path.reverse().join('.')
+      if (entry.parent?.parent === undefined && typed.has(entry.key)) continue
+      const problem = textProblem(value, entry.key)
+      if (problem) return { field: pathOf(entry).join('.'), ...problem }
+      if (identifierFields.has(entry.key)) replace(entry, value.normalize('NFC'))
+      continue
     }
     if (value !== null && typeof value === 'object') {
       const children = Array.isArray(value)
@@ -44,18 +79,34 @@ export function firstFieldWithControlCharacters(body: unknown): string | undefin
   return undefined
 }
 
+/** The top-level fields a body schema types as something other than a string, by schema. */
+const typedFieldsOf = new WeakMap<object, ReadonlySet<string>>()
+
+function typedFields(schema: unknown): ReadonlySet<string> {
+  if (schema === null || typeof schema !== 'object') return noFields
+  let fields = typedFieldsOf.get(schema)
+  if (fields === undefined) {
+    const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {}
+    fields = new Set(
+      Object.entries(properties)
+        .filter(([, property]) => property.type !== undefined && property.type !== 'string')
+        .map(([name]) => name),
+    )
+    typedFieldsOf.set(schema, fields)
+  }
+  return fields
+}
+
 /**
  * Rejects, on every route, a JSON body with a control character in any string (400 VALIDATION_FAILED, rule
- * `controlCharacters`) before a handler runs. One hook rather than a pattern per schema field, so a new
- * route or field is covered without a change.
+ * `controlCharacters`), or an invisible one in an email or a username (rule `invisibleCharacters`), before a
+ * handler runs; and puts emails and usernames in NFC before they are validated, compared or stored. One hook
+ * rather than a pattern per schema field, so a new route or field is covered without a change.
  */
 export function installTextGuard(app: FastifyInstance): void {
   app.addHook('preValidation', (request, _reply, done) => {
-    const field = request.body === undefined ? undefined : firstFieldWithControlCharacters(request.body)
-    done(
-      field === undefined
-        ? undefined
-        : validationFailed(field, 'controlCharacters', 'must not contain control characters'),
-    )
+    const typed = typedFields(request.routeOptions.schema?.body)
+    const problem = request.body === undefined ? undefined : firstTextProblem(request.body, typed)
+    done(problem === undefined ? undefined : validationFailed(problem.field, problem.rule, problem.message))
   })
 }
