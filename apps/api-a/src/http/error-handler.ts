@@ -65,13 +65,11 @@ function bindError(error: AnyError): ApiError {
 }
 
 /**
- * A 415 is about the body's media type, or about its Content-Encoding (a coding @weft/context does not decode,
- * or codings stacked): each says what to send instead.
+ * A 415 is about the body's media type, or about its Content-Encoding (this API reads bodies uncompressed):
+ * each says what to send instead.
  */
 const unsupportedBody = (error: { code?: string; message?: string }) =>
-  error.code === 'WEFT_UNSUPPORTED_ENCODING' || error.code === 'WEFT_STACKED_ENCODING'
-    ? `${error.message}; send the body as JSON, uncompressed or gzip, deflate or br`
-    : messages.notJsonMediaType
+  error.code === 'WEFT_UNSUPPORTED_ENCODING' ? (error.message ?? messages.notJsonMediaType) : messages.notJsonMediaType
 
 /** Turns any thrown value into the API error it stands for. Exported for tests of the mapping. */
 export function toApiError(thrown: unknown, bodyLimit?: number): ApiError {
@@ -97,7 +95,11 @@ export function toApiError(thrown: unknown, bodyLimit?: number): ApiError {
   if (databaseUnavailable(thrown) || error.code === 'FST_ERR_HANDLER_TIMEOUT') return unavailable()
   const status = typeof error.statusCode === 'number' ? error.statusCode : 500
   if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', messages.tooLarge(bodyLimit ?? 0))
-  if (status === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE', unsupportedBody(error))
+  if (status === 415) {
+    // @weft/binding's refusal of a coded body says which coding the API takes (RFC 9110 §12.5.3)
+    const headers = error.code === 'WEFT_UNSUPPORTED_ENCODING' ? { 'accept-encoding': 'identity' } : undefined
+    return new ApiError('UNSUPPORTED_MEDIA_TYPE', unsupportedBody(error), { headers })
+  }
   if (status >= 400 && status < 500) {
     const known = error.code === undefined ? undefined : clientErrors[error.code]
     const code = known?.code ?? statusCodes[status] ?? 'BAD_REQUEST'
