@@ -185,6 +185,18 @@ const variants = {
   'fastify without schema + await of a resolved promise': (app) => {
     app.post('/items', async (request, reply) => reply.code(201).send(await Promise.resolve(request.body)))
   },
+  'fastify without schema + weftBinding registered + await of a resolved promise': async (app) => {
+    await app.register(weftBinding)
+    app.post('/items', async (request, reply) => reply.code(201).send(await Promise.resolve(request.body)))
+  },
+  'weftBinding + Check + await': async (app) => {
+    await app.register(weftBinding)
+    const checker = Compile(Item)
+    app.post('/items', async (request, reply) => {
+      if (!checker.Check(request.body)) return reply.code(400).send('bad')
+      return reply.code(201).send(await Promise.resolve(request.body))
+    })
+  },
   'plain handler + bind(request).json()': async (app) => {
     await app.register(weftBinding)
     app.post('/items', async (request, reply) => reply.code(201).send(await bind(request).json(Item)))

@@ -127,6 +127,41 @@ describe('handle', () => {
     expect(returned).toBeInstanceOf(Promise)
   })
 
+  it('returns an awaitable for a chain still running, resolving to what is to be sent', async () => {
+    const app = await makeApp()
+    const handler = handle(async (c) => {
+      await Promise.resolve()
+      c.status(202).json({ later: true })
+    })
+    let awaited: unknown
+    app.get('/', async (request, reply) => {
+      // a handler of the app's own that awaits Weft's, then hands Fastify what it resolved to
+      awaited = await handler(request, reply)
+      return awaited
+    })
+    const res = await app.inject('/')
+    expect(res.statusCode).toBe(202)
+    expect(res.json()).toEqual({ later: true })
+    expect(awaited).toBe('{"later":true}')
+  })
+
+  it('passes a rejection of a chain still running to the error handler, even a non-Error value', async () => {
+    const app = await makeApp()
+    app.setErrorHandler((error, _request, reply) => {
+      reply.code(422).send({ caught: String(error) })
+    })
+    app.get(
+      '/',
+      handle(async () => {
+        await Promise.resolve()
+        throw 'not an Error'
+      }),
+    )
+    const res = await app.inject('/')
+    expect(res.statusCode).toBe(422)
+    expect(res.json()).toEqual({ caught: 'not an Error' })
+  })
+
   it('does not send twice when the reply was sent directly', async () => {
     const app = await makeApp()
     app.get(

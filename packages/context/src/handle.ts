@@ -8,23 +8,53 @@ import { kChain } from './symbols.js'
 export type Handler = (c: Ctx) => unknown
 
 /** A Fastify route handler built by `handle()`. */
-export type WeftHandler = ((request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) & {
+export type WeftHandler = ((request: FastifyRequest, reply: FastifyReply) => PromiseLike<unknown>) & {
   readonly [kChain]: readonly Handler[]
 }
 
 // Not an async function: a chain that settles synchronously (`(c) => c.sendString('hi')`) is
 // finished at once, without the extra promise and microtask turns of `await`.
-function run(c: Ctx, chain: readonly Handler[]): Promise<unknown> {
+function run(c: Ctx, chain: readonly Handler[]): PromiseLike<unknown> {
   c._chain = chain
   c._index = 0
-  let result: unknown
-  try {
-    result = (chain[0] as Handler)(c)
-    if (!isThenable(result)) return Promise.resolve(finish(c, result))
-  } catch (error) {
-    return Promise.reject(error)
+  const result = (chain[0] as Handler)(c)
+  if (!isThenable(result)) return Promise.resolve(finish(c, result))
+  return new Settling(c, result)
+}
+
+/**
+ * What `handle()` gives Fastify for a chain still running: a thenable, not a promise. Fastify
+ * only calls its `then`, with its own callbacks, and these go straight to the chain's promise:
+ * `promise.then(finish)` handed Fastify a second promise, one more allocation and microtask turn
+ * per request (bench/RESULTS.md, 2026-11-29 evening).
+ */
+class Settling implements PromiseLike<unknown> {
+  readonly #c: Ctx
+  readonly #result: PromiseLike<unknown>
+
+  constructor(c: Ctx, result: PromiseLike<unknown>) {
+    this.#c = c
+    this.#result = result
   }
-  return Promise.resolve(result).then((value) => finish(c, value))
+
+  // biome-ignore lint/suspicious/noThenProperty: a thenable on purpose, for Fastify to await
+  then<A = unknown, B = never>(
+    onValue?: ((value: unknown) => A | PromiseLike<A>) | null,
+    onError?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): PromiseLike<A | B> {
+    const c = this.#c
+    return this.#result.then((value) => {
+      let answer: unknown
+      try {
+        answer = finish(c, value)
+      } catch (error) {
+        // the promise `then` returns is not Fastify's to watch: the failure goes to its callback
+        if (onError) return onError(error)
+        throw error
+      }
+      return (onValue ? onValue(answer) : answer) as A
+    }, onError)
+  }
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
@@ -45,12 +75,16 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 export function handle(...fns: Handler[]): WeftHandler {
   if (fns.length === 0) throw new TypeError('handle() needs at least one function')
   const chain = Object.freeze([...fns])
-  const handler = function weftHandler(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
+  const handler = function weftHandler(request: FastifyRequest, reply: FastifyReply): PromiseLike<unknown> {
     const c = ctx(request, reply)
     // a coded body is being decoded off the event loop: the chain's body() finds it done
     const pending = c._received?.decoding
     if (pending !== undefined) return pending.then(() => run(c, chain))
-    return run(c, chain)
+    try {
+      return run(c, chain)
+    } catch (error) {
+      return Promise.reject(error)
+    }
   }
   return Object.assign(handler, { [kChain]: chain }) as WeftHandler
 }
