@@ -26,7 +26,7 @@ function run(c: Ctx, chain: readonly Handler[]): PromiseLike<unknown> {
  * What `handle()` gives Fastify for a chain still running: a thenable, not a promise. Fastify
  * only calls its `then`, with its own callbacks, and these go straight to the chain's promise:
  * `promise.then(finish)` handed Fastify a second promise, one more allocation and microtask turn
- * per request (bench/RESULTS.md, 2026-11-29 evening).
+ * per request (bench/RESULTS.md, "layer by layer", 2026-11-29).
  */
 class Settling implements PromiseLike<unknown> {
   readonly #c: Ctx
