@@ -16,10 +16,10 @@
 // one route counted 86.6k and 88.9k instructions in two processes.
 // Env: COPIES (processes per variant, default 1; the median is shown), SKIP_ALLOCATION=1,
 // BASELINE_TREE (for the variants that load Weft from another checkout).
-import { spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { run } from './run-command.mjs'
 
 const tool = new URL(process.argv[2] ?? 'in-process-json.mjs', import.meta.url).pathname
 const names = process.argv[3]?.split(',')
@@ -32,24 +32,6 @@ const nodeFlags = [
     .split(' ')
     .filter(Boolean),
 ]
-
-/** Runs `command`, resolves to its stdout (rejects, with stderr, when it fails). */
-function run(command, args, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk
-    })
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk
-    })
-    child.on('exit', (code) =>
-      code === 0 ? resolve(stdout) : reject(new Error(`${command} exited ${code}\n${stderr}`)),
-    )
-  })
-}
 
 /** Instructions per request: every thread's, and the main thread's, of one counted run. */
 async function countInstructions(name) {

@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer'
 import type { FastifyRequest } from 'fastify'
 
 /** The body formats binding decodes itself. */

@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer'
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Readable } from 'node:stream'
 import { Busboy } from '@fastify/busboy'

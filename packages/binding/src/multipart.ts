@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer'
 import type { FastifyRequest, RequestPayload } from 'fastify'
 import { configOf } from './config.js'
 import { BindingSetupError, UnsupportedMediaTypeError } from './errors.js'

@@ -1,4 +1,3 @@
-import { isUtf8 } from 'node:buffer'
 import { parse as parseQueryString } from 'fast-querystring'
 import type { FastifyBodyParser, FastifyInstance, FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
@@ -15,6 +14,7 @@ import {
 import { InvalidUtf8Error } from './errors.js'
 import { deferMultipart } from './multipart.js'
 import { cborTypes, keepRawBodies, msgpackTypes } from './raw-bodies.js'
+import { utf8Text } from './utf8.js'
 
 /**
  * Options of the `@weft/binding` plugin (the seed's framework settings for binding).
@@ -70,8 +70,9 @@ async function plugin(fastify: FastifyInstance, options: WeftBindingOptions): Pr
   const form = 'application/x-www-form-urlencoded'
   if (!fastify.hasContentTypeParser(form)) {
     addKeepingParser(fastify, kept, form, (_request, body, done) => {
-      if (isUtf8(body)) done(null, parseQueryString(body.toString()))
-      else done(new InvalidUtf8Error(), undefined)
+      const text = utf8Text(body)
+      if (text === undefined) done(new InvalidUtf8Error(), undefined)
+      else done(null, parseQueryString(text))
     })
   }
   keepRawBodies(fastify, rawTypes)
@@ -96,10 +97,13 @@ function jsonParser(fastify: FastifyInstance): FastifyBodyParser<Buffer> {
   const { onProtoPoisoning = 'error', onConstructorPoisoning = 'error' } = fastify.initialConfig
   const parse = fastify.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning)
   return (request, body, done) => {
-    if (body.length === 0) done(null, undefined)
-    // isUtf8 is native (simdutf): a few nanoseconds on a small body
-    else if (isUtf8(body)) parse(request, body.toString(), done)
-    else done(new InvalidUtf8Error(), undefined)
+    if (body.length === 0) {
+      done(null, undefined)
+      return
+    }
+    const text = utf8Text(body)
+    if (text === undefined) done(new InvalidUtf8Error(), undefined)
+    else parse(request, text, done)
   }
 }
 

@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer'
 import type { IncomingHttpHeaders } from 'node:http'
 import { type BodyDecoder, bodyBytes, keepsBodyBytes } from '@weft/binding'
 import type { FastifyReply, FastifyRequest } from 'fastify'

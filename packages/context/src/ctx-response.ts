@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer'
 import type { Readable } from 'node:stream'
 import { format as formatString } from 'node:util'
 import { setAttachment, setType } from './content-type.js'

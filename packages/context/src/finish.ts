@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer'
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import type { CtxBase } from './ctx-base.js'
 import { statusForbidsBody } from './status.js'

@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer'
 import { writeFile } from 'node:fs/promises'
 import { type FileHeader, type MultipartForm, multipartForm } from '@weft/binding'
 import type { CtxBase } from './ctx-base.js'

@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer'
 import escapeHtml from 'escape-html'
 import { XMLBuilder } from 'fast-xml-parser'
 import { safeCallback } from './jsonp-callback.js'

@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer'
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import type { ResolvedConfig } from './config.js'
 import { CursorInvalidError, CursorTooLongError, MAX_CURSOR_LENGTH } from './errors.js'
