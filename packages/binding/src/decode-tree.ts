@@ -92,7 +92,8 @@ function lookupDecoder(schema: TSchema, tag: string, mode: TreeMode, config: Bin
 
 /**
  * Decodes a parsed body with its decoder: the compiled code when it accepts the value, else the
- * plan (which says what does not fit, and where).
+ * plan (which says what does not fit, and where). `wellFormed`: the body's strings are known to
+ * hold no lone surrogate (json-text.ts), so the compiled code need not test each one.
  */
 export function decodeBody(
   decoder: TreeDecoder,
@@ -100,9 +101,10 @@ export function decodeBody(
   source: BindSource,
   config: BindingConfig,
   defaults: boolean,
+  wellFormed = false,
 ): unknown {
   if (decoder.compiled !== undefined) {
-    const out = decoder.compiled(value, defaults, !config.ignoreUnknownKeys)
+    const out = decoder.compiled(value, defaults, !config.ignoreUnknownKeys, wellFormed)
     if (out !== FAIL) return out
   }
   return decodeTree(decoder.plan, value, { source, config, mode: decoder.mode, defaults })

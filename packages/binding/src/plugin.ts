@@ -12,6 +12,7 @@ import {
   type StructValidator,
 } from './config.js'
 import { InvalidUtf8Error } from './errors.js'
+import { noteJsonText } from './json-text.js'
 import { deferMultipart } from './multipart.js'
 import { cborTypes, keepRawBodies, msgpackTypes } from './raw-bodies.js'
 import { utf8Text } from './utf8.js'
@@ -102,8 +103,12 @@ function jsonParser(fastify: FastifyInstance): FastifyBodyParser<Buffer> {
       return
     }
     const text = utf8Text(body)
-    if (text === undefined) done(new InvalidUtf8Error(), undefined)
-    else parse(request, text, done)
+    if (text === undefined) {
+      done(new InvalidUtf8Error(), undefined)
+      return
+    }
+    noteJsonText(body, text)
+    parse(request, text, done)
   }
 }
 

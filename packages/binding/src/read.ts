@@ -8,6 +8,7 @@ import { decodeRecord, isRecordSchema, normalizeBrackets, recordPlanFor } from '
 import { decodeBody, type TreeMode, treeDecoderFor } from './decode-tree.js'
 import { BindError, BindingSetupError, BindSource, UnsupportedMediaTypeError, ValidationError } from './errors.js'
 import { bindFiles } from './files.js'
+import { hasNoEscapes } from './json-text.js'
 import { multipartForm } from './multipart.js'
 import { type ObjectPlan, planFor } from './plan.js'
 import { cookieMap, headerMap, paramsMap, queryMap, respHeaderMap, toRawMap } from './sources.js'
@@ -163,7 +164,8 @@ export function readTree(target: Target, schema: TSchema, format: TreeFormat, st
 function decodeTreeBody(target: Target, schema: TSchema, format: TreeFormat, step: Step, value: unknown): unknown {
   const mode: TreeMode = format === 'xml' ? 'text' : 'typed'
   const decoder = treeDecoderFor(schema, step.options?.tag ?? format, mode, target.config)
-  return decodeBody(decoder, value, BindSource.Body, target.config, step.defaults)
+  const wellFormed = format === 'json' && hasNoEscapes(target.request)
+  return decodeBody(decoder, value, BindSource.Body, target.config, step.defaults, wellFormed)
 }
 
 /** The value a custom binder's `parse` returns; its plain failures become a `BindError`. */

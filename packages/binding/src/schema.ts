@@ -67,7 +67,6 @@ export function tagOf(schema: TSchema, name: string): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined
 }
 
-/** Puts `value` on `out[prop]` without ever touching the prototype (even for `__proto__`). */
 /** A plain object (of `Object.prototype` or no prototype): what a decoded body's objects are. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false
@@ -75,6 +74,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return proto === Object.prototype || proto === null
 }
 
+/** Puts `value` on `out[prop]` without ever touching the prototype (even for `__proto__`). */
 export function setProp(out: Record<string, unknown>, prop: string, value: unknown): void {
   if (prop === '__proto__') {
     Object.defineProperty(out, prop, { value, enumerable: true, writable: true, configurable: true })

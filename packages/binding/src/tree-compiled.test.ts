@@ -31,9 +31,9 @@ function interpreted(schema: TSchema, value: unknown, defaults: boolean, strict:
   }
 }
 
-function compiled(schema: TSchema, value: unknown, defaults: boolean, strict: boolean): unknown {
+function compiled(schema: TSchema, value: unknown, defaults: boolean, strict: boolean, wellFormed = false): unknown {
   const decoder = treeDecoderFor(schema, 'json', 'typed', createConfig())
-  return decoder.compiled?.(value, defaults, strict)
+  return decoder.compiled?.(value, defaults, strict, wellFormed)
 }
 
 const leaf = fc.oneof(
@@ -247,9 +247,25 @@ describe('the compiled decoder of typed bodies', () => {
       paid: false,
       tags: ['new'],
     })
-    for (const value of [null, 1, 'x', true, [], new Date(0), Object.create({ id: 1 })]) {
+    // a class instance, and one whose own `__proto__` key names Object.prototype's getter away
+    class Row {
+      id = 1
+      price = 1
+    }
+    const shadowed = Object.defineProperty(new Row(), '__proto__', { value: { id: 2 }, enumerable: true })
+    for (const value of [null, 1, 'x', true, [], new Date(0), Object.create({ id: 1 }), new Row(), shadowed]) {
       expect(compiled(Order, value, true, false)).toBe(FAIL)
     }
+  })
+
+  it('tests strings for lone surrogates unless told they have none', () => {
+    const Named = Type.Object({ name: Type.String(), tags: Type.Array(Type.String()) })
+    const lone = { name: 'a\ud800', tags: ['b'] }
+    const inList = { name: 'a', tags: ['\udc00b'] }
+    expect(compiled(Named, lone, true, false)).toBe(FAIL)
+    expect(compiled(Named, inList, true, false)).toBe(FAIL)
+    // json-text.ts says so only for a body whose text had no `\u` escape
+    expect(compiled(Named, lone, true, false, true)).toBe(lone)
   })
 
   it('compiles key names that are not identifiers as string literals', () => {

@@ -10,7 +10,7 @@ import { setProp } from './schema.js'
  * own names, nothing to fill) is returned as it is, as Fastify hands a validated `request.body`
  * to its handler: copying it bought nothing and cost an object per level per request.
  */
-export type CompiledTree = (value: unknown, defaults: boolean, strict: boolean) => unknown
+export type CompiledTree = (value: unknown, defaults: boolean, strict: boolean, wellFormed: boolean) => unknown
 
 // Written by hand, not with a library: the output must be exactly what `decodeTree` builds (tag
 // keys, schema properties only, defaults), and only generated code makes it cheap. Every property
@@ -39,8 +39,9 @@ class Writer {
   #loops = 0
 
   /**
-   * Writes a function `(v, d, s)` for `plan` and returns its name: `v` the input, `d` whether
-   * defaults apply at this level, `s` whether unknown keys fail.
+   * Writes a function `(v, d, s, w)` for `plan` and returns its name: `v` the input, `d` whether
+   * defaults apply at this level, `s` whether unknown keys fail, `w` whether strings are known
+   * to be well-formed (no lone surrogate to look for).
    */
   function(plan: TreePlan): string {
     const name = `f${this.#count++}`
@@ -48,7 +49,7 @@ class Writer {
     // an object's properties always take defaults; a top-level array passes `d` to its items
     if (plan.kind === 'object') this.#object(plan, body)
     else this.#value(plan, 'v', 'r', 'd', body)
-    this.lines.push(`function ${name}(v, d, s) {\n  let r\n${body.join('\n')}\n  return r\n}`)
+    this.lines.push(`function ${name}(v, d, s, w) {\n  let r\n${body.join('\n')}\n  return r\n}`)
     return name
   }
 
@@ -56,7 +57,7 @@ class Writer {
   #value(plan: TreePlan, input: string, output: string, defaults: string, body: string[]): void {
     switch (plan.kind) {
       case 'object':
-        body.push(`  ${output} = ${this.function(plan)}(${input}, ${defaults}, s)`)
+        body.push(`  ${output} = ${this.function(plan)}(${input}, ${defaults}, s, w)`)
         body.push(`  if (${output} === FAIL) return FAIL`)
         return
       case 'array':
@@ -120,7 +121,11 @@ class Writer {
   #object(plan: Extract<TreePlan, { kind: 'object' }>, body: string[]): void {
     // isPlainObject, written out: the prototype also decides whether the input can be kept
     body.push("  if (typeof v !== 'object' || v === null) return FAIL")
-    body.push('  const proto = Object.getPrototypeOf(v)')
+    // `__proto__`, V8 inlines that getter; `Object.getPrototypeOf` is a runtime call (about 120
+    // instructions a level, bench/RESULTS.md), asked only when the getter does not say
+    // Object.prototype: no prototype, another one, or an own `__proto__` key shadowing the getter
+    body.push('  let proto = v.__proto__')
+    body.push('  if (proto !== Object.prototype) proto = Object.getPrototypeOf(v)')
     body.push('  if (proto !== Object.prototype && proto !== null) return FAIL')
     // `same`: the input is what this function would build (one key per property, under the
     // property's own name; an object of null prototype is rebuilt as an ordinary one)
@@ -189,8 +194,8 @@ function typeTest(type: string, value: string): string {
     case 'boolean':
       return `typeof ${value} === 'boolean'`
     case 'string':
-      // lone surrogates fail too (decode-tree.ts says why)
-      return `typeof ${value} === 'string' && ${value}.isWellFormed()`
+      // lone surrogates fail too (decode-tree.ts says why), unless `w` knows there are none
+      return `typeof ${value} === 'string' && (w || ${value}.isWellFormed())`
     case 'null':
       return `${value} === null`
     default:
