@@ -6,9 +6,13 @@ import { hasNoEscapes } from './json-text.js'
 
 describe('hasNoEscapes', () => {
   async function seen(contentType: string, payload: string) {
-    const app = await makeApp((request) => ({ noEscapes: hasNoEscapes(request) }), {}, (app) => {
-      app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => done(null, body))
-    })
+    const app = await makeApp(
+      (request) => ({ noEscapes: hasNoEscapes(request) }),
+      {},
+      (app) => {
+        app.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => done(null, body))
+      },
+    )
     const res = await app.inject({ method: 'POST', url: '/', headers: { 'content-type': contentType }, payload })
     return res.json().noEscapes
   }
