@@ -1,6 +1,6 @@
 import * as body from './body.js'
 import { requestCookies } from './cookies.js'
-import { CtxBase, type RouteInfo } from './ctx-base.js'
+import { CtxBase, type RouteInfo, routingOf } from './ctx-base.js'
 import { negotiate } from './negotiation/accepts.js'
 import { acceptCharsetOf, acceptEncodingOf, acceptLanguageOf, acceptOf } from './negotiation/cache.js'
 import * as params from './params.js'
@@ -129,14 +129,15 @@ export class RequestCtx extends CtxBase {
 
   /** The request method; with an argument, overrides it for this context (and `restartRouting`). */
   method(override?: string): string {
-    if (override !== undefined) this._method = override.toUpperCase()
-    return this._method ?? this._req.method
+    if (override !== undefined) routingOf(this).method = override.toUpperCase()
+    return this._routing?.method ?? this._req.method
   }
 
   /** The request path; with an argument, overrides it for this context (and `restartRouting`). */
   path(override?: string): string {
-    if (override !== undefined) this._path = override
-    if (this._path !== undefined) return this._path
+    if (override !== undefined) routingOf(this).path = override
+    const overridden = this._routing?.path
+    if (overridden !== undefined) return overridden
     const url = this._req.url
     const mark = url.indexOf('?')
     return mark === -1 ? url : url.slice(0, mark)
@@ -189,7 +190,7 @@ export class RequestCtx extends CtxBase {
 
   /** The matched route (after `restartRouting()`, the route it found). */
   route(): RouteInfo {
-    const matched = this._route
+    const matched = this._routing?.route
     const options = this._req.routeOptions
     const path = matched?.url ?? options.url ?? this.path()
     const handlers = this._chain ?? matched?.chain ?? [matched?.handler ?? options.handler]

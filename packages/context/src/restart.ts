@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify'
-import type { CtxBase, CtxHandler } from './ctx-base.js'
+import { type CtxBase, type CtxHandler, routingOf } from './ctx-base.js'
 import { RestartLoopError, RestartNotFoundError } from './errors.js'
 import { finish } from './finish.js'
 import { routeTableOf } from './routes.js'
@@ -13,14 +13,15 @@ import { routeTableOf } from './routes.js'
  */
 export async function restartRouting(c: CtxBase): Promise<unknown> {
   const max = c._opts.maxRestarts
-  if (++c._restarts > max) throw new RestartLoopError(max)
-  const method = c._method ?? c._req.method
-  const url = c._path ?? c._req.url
+  const routing = routingOf(c)
+  if (++routing.restarts > max) throw new RestartLoopError(max)
+  const method = routing.method ?? c._req.method
+  const url = routing.path ?? c._req.url
   const path = url.includes('?') ? url.slice(0, url.indexOf('?')) : url
   const found = routeTableOf(c._req.server)?.find(method, path)
   if (found === undefined) throw new RestartNotFoundError(method, path.slice(0, 256))
   ;(c._req as { params: unknown }).params = found.params
-  c._route = found.entry
+  routing.route = found.entry
   const chain = found.entry.chain as readonly CtxHandler<never>[] | undefined
   if (chain !== undefined) {
     const insideChain = c._chain !== undefined

@@ -1,4 +1,4 @@
-import type { CtxBase } from '../ctx-base.js'
+import type { AcceptCache, CtxBase } from '../ctx-base.js'
 import { type ParsedAccept, parseAccept } from './accept-header.js'
 
 function header(c: CtxBase, name: string): string | undefined {
@@ -6,26 +6,35 @@ function header(c: CtxBase, name: string): string | undefined {
   return Array.isArray(value) ? value.join(',') : value
 }
 
+function cacheOf(c: CtxBase): AcceptCache {
+  c._accepts ??= { media: null, charset: null, encoding: null, language: null }
+  return c._accepts
+}
+
 /** The request's parsed Accept header, parsed once per request. */
 export function acceptOf(c: CtxBase): ParsedAccept | undefined {
-  if (c._accept === null) c._accept = parseAccept(header(c, 'accept'), 'media')
-  return c._accept
+  const cache = cacheOf(c)
+  if (cache.media === null) cache.media = parseAccept(header(c, 'accept'), 'media')
+  return cache.media
 }
 
 /** The request's parsed Accept-Charset header, parsed once per request. */
 export function acceptCharsetOf(c: CtxBase): ParsedAccept | undefined {
-  if (c._acceptCharset === null) c._acceptCharset = parseAccept(header(c, 'accept-charset'), 'charset')
-  return c._acceptCharset
+  const cache = cacheOf(c)
+  if (cache.charset === null) cache.charset = parseAccept(header(c, 'accept-charset'), 'charset')
+  return cache.charset
 }
 
 /** The request's parsed Accept-Encoding header, parsed once per request. */
 export function acceptEncodingOf(c: CtxBase): ParsedAccept | undefined {
-  if (c._acceptEncoding === null) c._acceptEncoding = parseAccept(header(c, 'accept-encoding'), 'encoding')
-  return c._acceptEncoding
+  const cache = cacheOf(c)
+  if (cache.encoding === null) cache.encoding = parseAccept(header(c, 'accept-encoding'), 'encoding')
+  return cache.encoding
 }
 
 /** The request's parsed Accept-Language header, parsed once per request. */
 export function acceptLanguageOf(c: CtxBase): ParsedAccept | undefined {
-  if (c._acceptLanguage === null) c._acceptLanguage = parseAccept(header(c, 'accept-language'), 'language')
-  return c._acceptLanguage
+  const cache = cacheOf(c)
+  if (cache.language === null) cache.language = parseAccept(header(c, 'accept-language'), 'language')
+  return cache.language
 }
