@@ -5,6 +5,8 @@
 //
 //   pnpm build && node bench/tools/in-process.mjs [variant,variant,...]
 //
+// Env: BASELINE_TREE (another checkout, built, for the variant that loads Weft from there).
+//
 // Plain JavaScript run on plain `node` against the built packages: under a TypeScript loader a
 // Fastify hook costs microseconds more (see bench/RESULTS.md, Method).
 import { handle, weftContext } from '@weft/context'
@@ -32,6 +34,14 @@ const variants = {
     app.get(
       '/',
       handle((c) => c.json(hello())),
+    )
+  },
+  'handle() + c.json() as built in BASELINE_TREE': async (app) => {
+    const context = await import(`${process.env.BASELINE_TREE}/packages/context/dist/index.js`)
+    await app.register(context.weftContext)
+    app.get(
+      '/',
+      context.handle((c) => c.json(hello())),
     )
   },
 }

@@ -114,17 +114,28 @@ describe('handle', () => {
     expect(res.json().message).toBe('sync nope')
   })
 
-  it('sends a value returned synchronously, and the handler still returns a promise', async () => {
+  it('returns what a chain that settled synchronously leaves to send, as a value Fastify sends at once', async () => {
     const app = await makeApp()
-    let returned: unknown
-    const handler = handle(() => ({ sync: true }))
-    app.get('/', (request, reply) => {
-      returned = handler(request, reply)
-      return returned
+    const returned: unknown[] = []
+    const plain = handle(() => ({ sync: true }))
+    const buffered = handle((c) => c.status(203).json({ buffered: true }))
+    app.get('/plain', (request, reply) => {
+      returned.push(plain(request, reply))
+      return returned.at(-1)
     })
-    const res = await app.inject('/')
+    app.get('/buffered', async (request, reply) => {
+      // an async handler of the app's own may await it all the same
+      returned.push(await buffered(request, reply))
+      return returned.at(-1)
+    })
+    const res = await app.inject('/plain')
+    expect(res.statusCode).toBe(200)
     expect(res.json()).toEqual({ sync: true })
-    expect(returned).toBeInstanceOf(Promise)
+    const other = await app.inject('/buffered')
+    expect(other.statusCode).toBe(203)
+    expect(other.json()).toEqual({ buffered: true })
+    expect(other.headers['content-type']).toBe('application/json; charset=utf-8')
+    expect(returned).toEqual([{ sync: true }, '{"buffered":true}'])
   })
 
   it('returns an awaitable for a chain still running, resolving to what is to be sent', async () => {

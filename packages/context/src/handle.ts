@@ -7,18 +7,23 @@ import { kChain } from './symbols.js'
 /** A function of a `handle()` chain: gets the `Ctx`, may call `c.next()`, may return a value to send. */
 export type Handler = (c: Ctx) => unknown
 
-/** A Fastify route handler built by `handle()`. */
-export type WeftHandler = ((request: FastifyRequest, reply: FastifyReply) => PromiseLike<unknown>) & {
+/**
+ * A Fastify route handler built by `handle()`: it returns what to send (Fastify sends a value a
+ * handler returns) when the chain settled synchronously, else a thenable of it.
+ */
+export type WeftHandler = ((request: FastifyRequest, reply: FastifyReply) => unknown) & {
   readonly [kChain]: readonly Handler[]
 }
 
 // Not an async function: a chain that settles synchronously (`(c) => c.sendString('hi')`) is
-// finished at once, without the extra promise and microtask turns of `await`.
-function run(c: Ctx, chain: readonly Handler[]): PromiseLike<unknown> {
+// finished at once and what it leaves to send is returned as it is, which Fastify sends at once:
+// no promise, no microtask turn and none of the closures Fastify makes to await a handler
+// (bench/RESULTS.md). A finish that throws is a handler that throws: Fastify's error path either way.
+function run(c: Ctx, chain: readonly Handler[]): unknown {
   c._chain = chain
   c._index = 0
   const result = (chain[0] as Handler)(c)
-  if (!isThenable(result)) return Promise.resolve(finish(c, result))
+  if (!isThenable(result)) return finish(c, result)
   return new Settling(c, result)
 }
 
@@ -75,16 +80,13 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 export function handle(...fns: Handler[]): WeftHandler {
   if (fns.length === 0) throw new TypeError('handle() needs at least one function')
   const chain = Object.freeze([...fns])
-  const handler = function weftHandler(request: FastifyRequest, reply: FastifyReply): PromiseLike<unknown> {
+  const handler = function weftHandler(request: FastifyRequest, reply: FastifyReply): unknown {
     const c = ctx(request, reply)
     // a coded body is being decoded off the event loop: the chain's body() finds it done
     const pending = c._received?.decoding
     if (pending !== undefined) return pending.then(() => run(c, chain))
-    try {
-      return run(c, chain)
-    } catch (error) {
-      return Promise.reject(error)
-    }
+    // a function that throws reaches Fastify's error handler, as a plain handler's throw does
+    return run(c, chain)
   }
   return Object.assign(handler, { [kChain]: chain }) as WeftHandler
 }
