@@ -216,9 +216,16 @@ function convertList(field: FieldPlan, slot: Exclude<Slot, undefined>, options: 
   else if (Array.isArray(slot)) raws = slot
   else
     raws = slot.children === undefined ? slot.values : slot.values.concat(indexedValues(slot.children, options, path))
+  if (!options.split) {
+    // a copy filled in place: packed and of the right length, where an array pushed to from
+    // empty reserves room for 17 (184 bytes for two tags, bench/RESULTS.md)
+    const out: unknown[] = raws.slice()
+    for (let i = 0; i < out.length; i++) out[i] = convertOne(field, raws[i] as string, options, path)
+    return out
+  }
   const out: unknown[] = []
   for (const raw of raws) {
-    if (options.split && raw.indexOf(',') !== -1) {
+    if (raw.indexOf(',') !== -1) {
       for (const part of raw.split(',')) out.push(convertOne(field, options.trim ? part.trim() : part, options, path))
     } else out.push(convertOne(field, raw, options, path))
   }

@@ -103,6 +103,21 @@ describe('query array formats', () => {
     expect((await query(schema, 'ids=1,2&ids=3', { enableSplittingOnParsers: true })).body).toEqual({ ids: [1, 2, 3] })
   })
 
+  it('binds a list of its own: changing it leaves request.query as received', async () => {
+    const schema = Type.Object({ ids: Type.Array(Type.Integer()), tags: Type.Array(Type.String()) })
+    const app = await makeApp(async (request) => {
+      const bound = await bind(request).query(schema)
+      bound.tags.push('added')
+      bound.ids[0] = 99
+      return { bound, query: request.query }
+    })
+    const res = await app.inject({ method: 'GET', url: '/?ids=1&ids=2&tags=a&tags=b' })
+    expect(res.json()).toEqual({
+      bound: { ids: [99, 2], tags: ['a', 'b', 'added'] },
+      query: { ids: ['1', '2'], tags: ['a', 'b'] },
+    })
+  })
+
   it('reads lists of nested objects from indexed brackets, closing gaps', async () => {
     const schema = Type.Object({ posts: Type.Array(Type.Object({ title: Type.String() })) })
     const res = await query(schema, 'posts[0][title]=x&posts[5][title]=y')
