@@ -5,6 +5,8 @@
 //
 //   pnpm build && BENCH_ONLY=http:peers-pagination pnpm bench && node bench/tools/in-process-paging.mjs [variant,...]
 //
+// Env: BASELINE_TREE (another checkout, built, for the variant that loads Weft from there).
+//
 // (The bench run compiles bench/src/servers/, whose shared rows and paging rules this reuses.)
 import { handle, weftContext } from '@weft/context'
 import { fromContext, paginate } from '@weft/pagination'
@@ -58,6 +60,26 @@ const variants = {
   weft: async (app) => {
     await app.register(weftContext)
     app.get('/products', { onRequest: paginate({ allowedSorts: paging.allowedSorts }) }, weftRoute)
+  },
+  'weft as built in BASELINE_TREE': async (app) => {
+    const tree = process.env.BASELINE_TREE
+    const context = await import(`${tree}/packages/context/dist/index.js`)
+    const pagination = await import(`${tree}/packages/pagination/dist/index.js`)
+    await app.register(context.weftContext)
+    app.get(
+      '/products',
+      { onRequest: pagination.paginate({ allowedSorts: paging.allowedSorts }) },
+      context.handle((c) => {
+        const page = pagination.fromContext(c)
+        const [sort] = page.sort
+        const start = page.start()
+        const data = rowsSortedBy(sort.field, sort.order === 'desc').slice(start, start + page.limit)
+        const at = c.originalURL()
+        c.links(page.nextPageURL(at), 'next')
+        if (page.page > 1) c.links(page.previousPageURL(at), 'prev')
+        c.json({ data, meta: { page: page.page, limit: page.limit, total: rows.length } })
+      }),
+    )
   },
 }
 

@@ -28,7 +28,8 @@ function includesField(sort: readonly SortField[], field: string): boolean {
 export function parseSort(raw: string | undefined, config: ResolvedConfig): SortField[] {
   const allowed = config.allowedSorts
   if (raw === undefined || raw === '' || allowed === undefined) return defaultSortOf(config)
-  const sort: SortField[] = []
+  // made with its first item: an array pushed to from empty reserves room for 17 (bench/RESULTS.md)
+  let sort: SortField[] | undefined
   let read = 0
   let start = 0
   while (start <= raw.length && read < MAX_SORT_FIELDS) {
@@ -40,8 +41,10 @@ export function parseSort(raw: string | undefined, config: ResolvedConfig): Sort
     read++
     const desc = item.charCodeAt(0) === 45 /* - */
     const field = desc ? item.slice(1) : item
-    if (!allowed.has(field) || includesField(sort, field)) continue
-    sort.push({ field, order: desc ? 'desc' : 'asc' })
+    if (!allowed.has(field)) continue
+    const entry: SortField = { field, order: desc ? 'desc' : 'asc' }
+    if (sort === undefined) sort = [entry]
+    else if (!includesField(sort, field)) sort.push(entry)
   }
-  return sort.length > 0 ? sort : defaultSortOf(config)
+  return sort ?? defaultSortOf(config)
 }
