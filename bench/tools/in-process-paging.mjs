@@ -25,17 +25,20 @@ function byHand(request, reply) {
   return { data, meta: { page: page.page, limit: page.limit, total: rows.length } }
 }
 
-/** Weft's route (bench/src/servers/peers-weft.ts). */
-const weftRoute = handle((c) => {
-  const page = fromContext(c)
-  const [sort] = page.sort
-  const start = page.start()
-  const data = rowsSortedBy(sort.field, sort.order === 'desc').slice(start, start + page.limit)
-  const at = c.originalURL()
-  c.links(page.nextPageURL(at), 'next')
-  if (page.page > 1) c.links(page.previousPageURL(at), 'prev')
-  c.json({ data, meta: { page: page.page, limit: page.limit, total: rows.length } })
-})
+/** Weft's route (bench/src/servers/peers-weft.ts), with the given builds of @weft/context and @weft/pagination. */
+const weftRouteOf = (context, pagination) =>
+  context.handle((c) => {
+    const page = pagination.fromContext(c)
+    const [sort] = page.sort
+    const start = page.start()
+    const data = rowsSortedBy(sort.field, sort.order === 'desc').slice(start, start + page.limit)
+    const at = c.originalURL()
+    c.links(page.nextPageURL(at), 'next')
+    if (page.page > 1) c.links(page.previousPageURL(at), 'prev')
+    c.json({ data, meta: { page: page.page, limit: page.limit, total: rows.length } })
+  })
+
+const weftRoute = weftRouteOf({ handle }, { fromContext })
 
 /** The routes compared; the first one given is the baseline. */
 const variants = {
@@ -69,16 +72,7 @@ const variants = {
     app.get(
       '/products',
       { onRequest: pagination.paginate({ allowedSorts: paging.allowedSorts }) },
-      context.handle((c) => {
-        const page = pagination.fromContext(c)
-        const [sort] = page.sort
-        const start = page.start()
-        const data = rowsSortedBy(sort.field, sort.order === 'desc').slice(start, start + page.limit)
-        const at = c.originalURL()
-        c.links(page.nextPageURL(at), 'next')
-        if (page.page > 1) c.links(page.previousPageURL(at), 'prev')
-        c.json({ data, meta: { page: page.page, limit: page.limit, total: rows.length } })
-      }),
+      weftRouteOf(context, pagination),
     )
   },
 }
