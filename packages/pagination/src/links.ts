@@ -17,21 +17,24 @@ interface SplitURL {
   readonly fragment: string
 }
 
+const noParts: readonly string[] = Object.freeze([])
+
 function splitURL(base: string): SplitURL {
   const hash = base.indexOf('#')
   const fragment = hash === -1 ? '' : base.slice(hash)
   const withoutFragment = hash === -1 ? base : base.slice(0, hash)
   const question = withoutFragment.indexOf('?')
   const path = question === -1 ? withoutFragment : withoutFragment.slice(0, question)
-  const parts: string[] = []
-  const names: string[] = []
-  if (question !== -1) {
-    for (const part of withoutFragment.slice(question + 1).split('&')) {
-      if (part === '') continue
-      const equals = part.indexOf('=')
-      parts.push(part)
-      names.push(decodeKey(equals === -1 ? part : part.slice(0, equals)))
-    }
+  if (question === -1) return { path, parts: noParts, names: noParts, fragment }
+  const pieces = withoutFragment.slice(question + 1).split('&')
+  // Lists of their own length (arrays pushed to from empty reserve room for 17: bench/RESULTS.md);
+  // an empty piece (`a=1&&b=2`, a trailing `&`) is dropped.
+  const parts = pieces.includes('') ? pieces.filter((part) => part !== '') : pieces
+  const names = parts.slice()
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i] as string
+    const equals = part.indexOf('=')
+    names[i] = decodeKey(equals === -1 ? part : part.slice(0, equals))
   }
   return { path, parts, names, fragment }
 }

@@ -86,6 +86,8 @@ describe('PageInfo', () => {
       ['https://api.test/v1/items?sort=-id', 'https://api.test/v1/items?sort=-id&page=3&limit=20'],
       ['items?x', 'items?x&page=3&limit=20'],
       ['', '?page=3&limit=20'],
+      ['/items?q=1&&tag=x&', '/items?q=1&tag=x&page=3&limit=20'],
+      ['/items?&page=2&&', '/items?page=3&limit=20'],
     ])('nextPageURL(%j) → %j', (base, expected) => {
       expect(page.nextPageURL(base)).toBe(expected)
     })
