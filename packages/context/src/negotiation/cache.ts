@@ -6,35 +6,30 @@ function header(c: CtxBase, name: string): string | undefined {
   return Array.isArray(value) ? value.join(',') : value
 }
 
-function cacheOf(c: CtxBase): AcceptCache {
+// The cache's keys are parseAccept's kinds: one parse per header and request.
+function parsedOnce(c: CtxBase, kind: keyof AcceptCache, name: string): ParsedAccept | undefined {
   c._accepts ??= { media: null, charset: null, encoding: null, language: null }
-  return c._accepts
+  const cache = c._accepts
+  if (cache[kind] === null) cache[kind] = parseAccept(header(c, name), kind)
+  return cache[kind]
 }
 
 /** The request's parsed Accept header, parsed once per request. */
 export function acceptOf(c: CtxBase): ParsedAccept | undefined {
-  const cache = cacheOf(c)
-  if (cache.media === null) cache.media = parseAccept(header(c, 'accept'), 'media')
-  return cache.media
+  return parsedOnce(c, 'media', 'accept')
 }
 
 /** The request's parsed Accept-Charset header, parsed once per request. */
 export function acceptCharsetOf(c: CtxBase): ParsedAccept | undefined {
-  const cache = cacheOf(c)
-  if (cache.charset === null) cache.charset = parseAccept(header(c, 'accept-charset'), 'charset')
-  return cache.charset
+  return parsedOnce(c, 'charset', 'accept-charset')
 }
 
 /** The request's parsed Accept-Encoding header, parsed once per request. */
 export function acceptEncodingOf(c: CtxBase): ParsedAccept | undefined {
-  const cache = cacheOf(c)
-  if (cache.encoding === null) cache.encoding = parseAccept(header(c, 'accept-encoding'), 'encoding')
-  return cache.encoding
+  return parsedOnce(c, 'encoding', 'accept-encoding')
 }
 
 /** The request's parsed Accept-Language header, parsed once per request. */
 export function acceptLanguageOf(c: CtxBase): ParsedAccept | undefined {
-  const cache = cacheOf(c)
-  if (cache.language === null) cache.language = parseAccept(header(c, 'accept-language'), 'language')
-  return cache.language
+  return parsedOnce(c, 'language', 'accept-language')
 }
