@@ -106,6 +106,28 @@ const variants = {
     })
     app.post('/items', async (request, reply) => reply.code(201).send(request.body))
   },
+  // what @weft/binding's parsers do since stop 38 (its read-body.ts, without the limits)
+  'fastify without schema + JSON parser reading the stream and keeping bytes': (app) => {
+    const kept = Symbol('kept')
+    app.decorateRequest(kept, undefined)
+    const parse = app.getDefaultJsonParser('error', 'error')
+    app.removeContentTypeParser('application/json')
+    app.addContentTypeParser('application/json', (request, payload, done) => {
+      let first
+      let more
+      payload.on('data', (chunk) => {
+        if (first === undefined) first = chunk
+        else if (more === undefined) more = [first, chunk]
+        else more.push(chunk)
+      })
+      payload.on('end', () => {
+        const bytes = more === undefined ? first : Buffer.concat(more)
+        request[kept] = bytes
+        parse(request, bytes.toString(), done)
+      })
+    })
+    app.post('/items', async (request, reply) => reply.code(201).send(request.body))
+  },
   'fastify without schema + a no-op fp plugin': async (app) => {
     const plugin = async () => {}
     plugin[Symbol.for('skip-override')] = true

@@ -2,6 +2,9 @@ import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify
 import { configOf } from './config.js'
 import { mediaTypeOfHeader } from './content-type.js'
 import { UnsupportedBodyEncodingError } from './errors.js'
+import { readBody } from './read-body.js'
+
+type Done = (error: Error | null, body?: unknown) => void
 
 // Binding's body parsers keep the bytes they parsed on the request, for `c.body()` of
 // @weft/context: the parser holds them anyway, so keeping them costs one reference, where
@@ -36,18 +39,24 @@ export function addKeepingParser(
   type: string | RegExp,
   parse: FastifyBodyParser<Buffer> = asBytes,
 ): void {
-  fastify.addContentTypeParser(type, { parseAs: 'buffer' }, (request, body, done) => {
-    ;(request as BytesCarrier)[kBodyBytes] = body as Buffer
-    // the raw headers: Fastify's `request.headers` getter costs more than the check
-    const coding = request.raw.headers['content-encoding']
-    if (coding === undefined || isIdentity(coding)) parse(request, body as Buffer, done)
-    else decodeThenParse(request, body as Buffer, coding, parse, done)
+  // the body is read here, not with `parseAs: 'buffer'` (read-body.ts says why)
+  fastify.addContentTypeParser(type, (request, payload, done) => {
+    readBody(request, payload, (body) => keepThenParse(request, body, parse, done), done)
   })
   if (typeof type === 'string') kept.names.add(type.toLowerCase())
   // the plugin may be registered again in the same context: one entry per pattern
   else if (!kept.patterns.some((known) => known.source === type.source && known.flags === type.flags)) {
     kept.patterns.push(type)
   }
+}
+
+/** Keeps the bytes on the request, then parses them (decoded first if the body is coded). */
+function keepThenParse(request: FastifyRequest, body: Buffer, parse: FastifyBodyParser<Buffer>, done: Done): void {
+  ;(request as BytesCarrier)[kBodyBytes] = body
+  // the raw headers: Fastify's `request.headers` getter costs more than the check
+  const coding = request.raw.headers['content-encoding']
+  if (coding === undefined || isIdentity(coding)) parse(request, body, done)
+  else decodeThenParse(request, body, coding, parse, done)
 }
 
 /** `identity` or nothing: no coding to undo. */
@@ -68,7 +77,7 @@ function decodeThenParse(
   bytes: Buffer,
   coding: string,
   parse: FastifyBodyParser<Buffer>,
-  done: (error: Error | null, body?: unknown) => void,
+  done: Done,
 ): void {
   const decode = configOf(request).bodyDecoder
   if (decode === undefined) {
