@@ -2,9 +2,7 @@ import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify
 import { configOf } from './config.js'
 import { mediaTypeOfHeader } from './content-type.js'
 import { UnsupportedBodyEncodingError } from './errors.js'
-import { readBody } from './read-body.js'
-
-type Done = (error: Error | null, body?: unknown) => void
+import { type Done, readBody } from './read-body.js'
 
 // Binding's body parsers keep the bytes they parsed on the request, for `c.body()` of
 // @weft/context: the parser holds them anyway, so keeping them costs one reference, where
@@ -41,7 +39,7 @@ export function addKeepingParser(
 ): void {
   // the body is read here, not with `parseAs: 'buffer'` (read-body.ts says why)
   fastify.addContentTypeParser(type, (request, payload, done) => {
-    readBody(request, payload, (body) => keepThenParse(request, body, parse, done), done)
+    readBody(request, payload, done, keepThenParse, parse)
   })
   if (typeof type === 'string') kept.names.add(type.toLowerCase())
   // the plugin may be registered again in the same context: one entry per pattern
