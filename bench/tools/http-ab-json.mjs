@@ -61,7 +61,14 @@ for (const name of names) {
         'ipc',
       ],
     })
-    const port = await new Promise((resolve) => child.once('message', resolve))
+    // a server that exits before it listens ends the run, and takes the started ones with it
+    const port = await new Promise((resolve, reject) => {
+      child.once('message', resolve)
+      child.once('exit', (code) => reject(new Error(`${name}: the server exited (${code}) before it listened`)))
+    }).catch((error) => {
+      for (const server of servers) server.child.kill()
+      throw error
+    })
     execFileSync('taskset', ['-a', '-cp', '0', String(child.pid)])
     servers.push({ name, child, port, samples: [], details: [] })
   }
