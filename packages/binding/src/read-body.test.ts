@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer'
 import { Readable, Transform } from 'node:stream'
-import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type InjectOptions } from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { bodyBytes, registerCustomBinder, weftBinding } from './index.js'
 
@@ -11,9 +11,11 @@ import { bodyBytes, registerCustomBinder, weftBinding } from './index.js'
 type Setup = (app: FastifyInstance) => void
 const TYPE = 'application/x-raw'
 
+type AppOptions = { bodyLimit?: number; routeLimit?: number; logger?: FastifyServerOptions['logger'] }
+
 /** An app whose route answers the bytes of the body, as binding's parser kept them. */
-async function bindingApp(options: { bodyLimit?: number; routeLimit?: number }, setup?: Setup) {
-  const app = Fastify({ bodyLimit: options.bodyLimit })
+async function bindingApp(options: AppOptions, setup?: Setup) {
+  const app = Fastify({ bodyLimit: options.bodyLimit, logger: options.logger })
   await app.register(weftBinding)
   registerCustomBinder(app, { name: 'raw', mimeTypes: [TYPE], parse: () => ({}) })
   setup?.(app)
@@ -24,7 +26,7 @@ async function bindingApp(options: { bodyLimit?: number; routeLimit?: number }, 
 }
 
 /** `bindingApp()` with a logger: the messages it logs at warning level and above. */
-async function loggedApp(options: { routeLimit?: number }, setup?: Setup) {
+async function loggedApp(options: AppOptions, setup?: Setup) {
   const warnings: string[] = []
   const stream = {
     write(line: string) {
@@ -32,18 +34,12 @@ async function loggedApp(options: { routeLimit?: number }, setup?: Setup) {
       if (entry.level >= 40) warnings.push(entry.msg)
     },
   }
-  const app = Fastify({ logger: { stream, level: 'warn' } })
-  await app.register(weftBinding)
-  registerCustomBinder(app, { name: 'raw', mimeTypes: [TYPE], parse: () => ({}) })
-  setup?.(app)
-  app.post('/', { bodyLimit: options.routeLimit }, async (request) => ({
-    bytes: bodyBytes(request)?.toString('base64') ?? null,
-  }))
+  const app = await bindingApp({ ...options, logger: { stream, level: 'warn' } }, setup)
   return { app, warnings }
 }
 
 /** The same route with Fastify's own buffer parser. */
-async function fastifyApp(options: { bodyLimit?: number; routeLimit?: number }, setup?: Setup) {
+async function fastifyApp(options: AppOptions, setup?: Setup) {
   const app = Fastify({ bodyLimit: options.bodyLimit })
   app.addContentTypeParser(TYPE, { parseAs: 'buffer' }, (_request, body, done) => done(null, body))
   setup?.(app)
@@ -55,7 +51,7 @@ async function fastifyApp(options: { bodyLimit?: number; routeLimit?: number }, 
 
 type Case = {
   name: string
-  options?: { bodyLimit?: number; routeLimit?: number }
+  options?: AppOptions
   setup?: Setup
   request: () => InjectOptions
   expected: { status: number; code?: string; bytes?: string }
