@@ -8,22 +8,25 @@ import { kChain } from './symbols.js'
 export type Handler = (c: Ctx) => unknown
 
 /**
- * A Fastify route handler built by `handle()`: it returns what to send (Fastify sends a value a
- * handler returns) when the chain settled synchronously, else a thenable of it.
+ * A Fastify route handler built by `handle()`: it returns an awaitable of what to send (Fastify
+ * sends the value a handler's promise resolves to).
  */
-export type WeftHandler = ((request: FastifyRequest, reply: FastifyReply) => unknown) & {
+export type WeftHandler = ((request: FastifyRequest, reply: FastifyReply) => PromiseLike<unknown>) & {
   readonly [kChain]: readonly Handler[]
 }
 
 // Not an async function: a chain that settles synchronously (`(c) => c.sendString('hi')`) is
-// finished at once and what it leaves to send is returned as it is, which Fastify sends at once:
-// no promise, no microtask turn and none of the closures Fastify makes to await a handler
-// (bench/RESULTS.md). A finish that throws is a handler that throws: Fastify's error path either way.
-function run(c: Ctx, chain: readonly Handler[]): unknown {
+// finished at once, without the promise and microtask turns of `await`. What it leaves to send
+// is still handed over as a resolved promise, not as a value: Fastify sends a value at once, from
+// inside Node's HTTP parser, and under pipelined load that costs more CPU per request than sending
+// it from the microtask queue once the parser is done with its chunk (plain Fastify's synchronous
+// handlers included: 0.94x its async ones on the peers' pagination route, bench/RESULTS.md).
+// A finish that throws is a handler that throws: Fastify's error path either way.
+function run(c: Ctx, chain: readonly Handler[]): PromiseLike<unknown> {
   c._chain = chain
   c._index = 0
   const result = (chain[0] as Handler)(c)
-  if (!isThenable(result)) return finish(c, result)
+  if (!isThenable(result)) return Promise.resolve(finish(c, result))
   return new Settling(c, result)
 }
 
@@ -80,7 +83,7 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 export function handle(...fns: Handler[]): WeftHandler {
   if (fns.length === 0) throw new TypeError('handle() needs at least one function')
   const chain = Object.freeze([...fns])
-  const handler = function weftHandler(request: FastifyRequest, reply: FastifyReply): unknown {
+  const handler = function weftHandler(request: FastifyRequest, reply: FastifyReply): PromiseLike<unknown> {
     const c = ctx(request, reply)
     // a coded body is being decoded off the event loop: the chain's body() finds it done
     const pending = c._received?.decoding
