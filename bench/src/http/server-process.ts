@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { compileServers } from './compile-servers.js'
 
@@ -59,6 +59,13 @@ export function startServer(
   // on the JSON body route), so two processes of the same server differed by 1.4x. Switched off
   // for every server alike; `BENCH_PRETENURING=1` keeps V8's default.
   if (process.env.BENCH_PRETENURING !== '1') nodeArgs.push('--no-allocation-site-pretenuring')
+  // V8's memory reducer collects the heap of a process that has gone idle, and shrinks its young
+  // generation. A server that idles ~8 s after start-up (waiting for its turn in the rounds) is
+  // caught by it and stays that way under load: one such process scavenged 177 times where its
+  // siblings scavenged ~63, and cost 84 µs per request where they cost 71 (bench/RESULTS.md). That
+  // is the benchmark's idle time, not the server's code: switched off for every server alike;
+  // `BENCH_MEMORY_REDUCER=1` keeps V8's default.
+  if (process.env.BENCH_MEMORY_REDUCER !== '1') nodeArgs.push('--no-memory-reducer')
   // more node flags for every server, for experiments (`BENCH_SERVER_FLAGS=--trace-gc-nvp`)
   nodeArgs.push(...(process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean))
   nodeArgs.push(`${serversDir}${script}.js`)
@@ -140,7 +147,24 @@ function running(name: string, child: ChildProcess, info: Record<string, unknown
 /** Clock ticks per second of `/proc/<pid>/stat` (USER_HZ, 100 on Linux). */
 const ticksPerSecond = 100
 
+/**
+ * CPU time of every thread of the process: the scheduler's nanoseconds (`schedstat` of each of `/proc/<pid>/task/`),
+ * else `/proc/<pid>/stat`'s ticks of 10 ms, too coarse for a server that gets half a core for 1.5 s.
+ */
 function cpuSecondsOf(pid: number): number {
+  try {
+    let nanoseconds = 0
+    for (const thread of readdirSync(`/proc/${pid}/task`)) {
+      nanoseconds += Number(readFileSync(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').split(' ')[0])
+    }
+    if (Number.isFinite(nanoseconds) && nanoseconds > 0) return nanoseconds / 1e9
+  } catch {
+    // no schedstat (a kernel without scheduler statistics): the ticks below
+  }
+  return ticksOf(pid)
+}
+
+function ticksOf(pid: number): number {
   try {
     // Fields after the command name (which may hold spaces, hence the last ')'): utime is the 12th, stime the 13th.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
