@@ -203,7 +203,7 @@ export function peersMarkdown(peers: PeerScenarioResult[]): string[] {
   const lines = [
     '### Peers: the same routes on bare Fastify 5, Weft, Express 5 and Hono 4 (100 connections × pipelining 10)',
     '',
-    "Peer CPU µs per request ÷ Weft's: above 1.00x Weft costs less. Median of rounds (middle half of the rounds in brackets).",
+    "Peer CPU µs per request ÷ Weft's, the two servers of each ratio loaded at once on one core: above 1.00x Weft costs less. Median of rounds (middle half of the rounds in brackets); req/s and core busy are a server's while it shared the core with its pair partner.",
     '',
     '| Scenario | Weft vs bare Fastify (≥ 0.95x) | Weft vs Express 5 (≥ 3x) | Weft vs Hono (≥ 1x) | control: bare Fastify vs itself |',
     '|---|---:|---:|---:|---:|',

@@ -10,12 +10,13 @@ import { type Answer, answerDifference, fetchAnswer } from './answers.js'
 import {
   type CompareContext,
   type Instance,
+  type Round,
   type RunningSide,
   type SideResult,
   startSide,
   summarise,
 } from './compare.js'
-import { load } from './load.js'
+import { answerLength, pipelinedLoad, requestBytes } from './pipelined-load.js'
 import type { ServerProcess } from './server-process.js'
 
 /** One scenario: a request every peer answers with the same bytes. */
@@ -68,6 +69,23 @@ export const peerGoals = [
   { peer: 'hono', name: 'Hono', required: 1.0 },
 ] as const
 
+/**
+ * The servers loaded together, one ratio each: Weft with every peer of the goals, and the control
+ * with bare Fastify. Loaded one after the other, two rounds of the same server 1.5 s apart differed
+ * by up to 1.4x on this shared machine (its neighbours come and go within a second), and so did the
+ * ratios; loaded at once, on the same core, a pair sees the same machine: bare Fastify against
+ * itself measured 0.998x and 1.001x, its rounds within ±2 % (bench/RESULTS.md).
+ */
+export const peerPairs: readonly { baseline: PeerKey; candidate: PeerKey; required?: number; name: string }[] = [
+  ...peerGoals.map((goal) => ({
+    baseline: goal.peer,
+    candidate: 'weft' as const,
+    required: goal.required,
+    name: `Weft vs ${goal.name}`,
+  })),
+  { baseline: 'fastify', candidate: 'control', name: 'control (bare Fastify vs itself)' },
+]
+
 /** Weft (or, for the control, the second bare Fastify) against one peer, over paired rounds. */
 export interface PeerRatio {
   /** `peers <scenario>: Weft vs <peer>`, or `... control vs bare Fastify`. */
@@ -112,8 +130,10 @@ export function selectedPeerScenarios(settings: BenchSettings): PeerScenario[] {
 
 /**
  * Starts every peer's processes once, then per scenario: checks every process answers like Weft,
- * warms each up, and measures them in rounds. Round `r` loads process `r % processes` of every
- * server, in an order rotated by `r`, so drift on a shared machine touches every server alike.
+ * warms each up, and measures them in rounds. In round `r` each pair of {@link peerPairs} is loaded
+ * at once, process `r % processes` of each of its two servers, the pairs in an order rotated by
+ * `r`: the two servers of a ratio share the core at the same moments, so the shared machine's
+ * drift touches both alike.
  */
 export async function comparePeers(scenarios: PeerScenario[], context: CompareContext): Promise<PeerScenarioResult[]> {
   if (!context.profileDir) return runPeers(scenarios, 'peers', context)
@@ -246,56 +266,69 @@ async function measureScenario(
   })
   // The smoke form's rounds only prove the loop runs: keep each one short.
   const seconds = settings.smoke ? Math.min(settings.httpSeconds, 0.15) : settings.httpSeconds
-  const options = (seconds: number) => ({ ...(settings.smoke ? smokeLoad : peerLoad), seconds, ...request })
+  const shape = settings.smoke ? smokeLoad : peerLoad
+  // each process's request, and the length of its answer (the same bytes every time but the Date)
+  const targets = new Map<Instance, { at: URL; bytes: Buffer; length: number }>()
+  for (const side of sides) {
+    for (const instance of side.instances) {
+      const at = new URL(url(instance))
+      const bytes = requestBytes(at, request)
+      targets.set(instance, { at, bytes, length: await answerLength(at, bytes) })
+    }
+  }
+  const loadOf = (instance: Instance, seconds: number) => {
+    const { at, bytes, length } = targets.get(instance)!
+    return pipelinedLoad(at, bytes, length, { ...shape, seconds })
+  }
   if (settings.httpWarmupSeconds > 0) {
     const warmup = Math.min(1, settings.httpWarmupSeconds)
-    for (const side of sides) for (const instance of side.instances) await load(url(instance), options(warmup))
+    for (const side of sides) for (const instance of side.instances) await loadOf(instance, warmup)
   }
-  const measure = async (side: RunningSide, round: number) => {
+  const measure = async (side: RunningSide, round: number): Promise<Round> => {
     const index = round % side.instances.length
     const instance = side.instances[index]!
     const cpuBefore = instance.server.cpuSeconds()
     const startedAt = process.hrtime.bigint()
-    const measured = await load(url(instance), options(seconds))
+    const measured = await loadOf(instance, seconds)
     const wall = Number(process.hrtime.bigint() - startedAt) / 1e9
     const cpu = instance.server.cpuSeconds() - cpuBefore
     const cpuUsPerRequest = (cpu / measured.requests) * 1e6
-    side.rounds.push({ ...measured, process: index, cpuUsPerRequest, cpuBusy: cpu / wall })
+    const item = { ...measured, process: index, cpuUsPerRequest, cpuBusy: cpu / wall }
+    side.rounds.push(item)
     log(
       `  round ${round + 1} ${side.name} #${index + 1}: ${Math.round(measured.requestsPerSec)} req/s p99 ${measured.p99Ms} ms, ` +
         `${cpuUsPerRequest.toFixed(1)} µs CPU/request, CPU busy ${Math.round((cpu / wall) * 100)}%`,
     )
+    return item
   }
+  const sideOf = (key: PeerKey) => sides[peers.findIndex((peer) => peer.key === key)]!
+  // per pair, its rounds: what its two servers measured while loaded together
+  const paired = peerPairs.map(() => ({ baseline: [] as Round[], candidate: [] as Round[] }))
   for (let round = 0; round < rounds; round++) {
-    const order = sides.map((_, index) => sides[(index + round) % sides.length]!)
-    // autocannon takes at least a second however short the load: the smoke form loads the five
-    // servers at once (its figures mean nothing anyway); a measuring run one after the other.
-    if (settings.smoke) await Promise.all(order.map((side) => measure(side, round)))
-    else for (const side of order) await measure(side, round)
+    for (let step = 0; step < peerPairs.length; step++) {
+      const at = (step + round) % peerPairs.length
+      const pair = peerPairs[at]!
+      const [baseline, candidate] = await Promise.all([
+        measure(sideOf(pair.baseline), round),
+        measure(sideOf(pair.candidate), round),
+      ])
+      paired[at]!.baseline.push(baseline)
+      paired[at]!.candidate.push(candidate)
+    }
   }
   result.sides = sides.map((side, index) => ({ ...summarise(side), key: peers[index]!.key }))
-  const pairs = [
-    ...peerGoals.map((goal) => ({
-      name: `peers ${scenario.id}: Weft vs ${goal.name}`,
-      baseline: goal.peer,
-      candidate: 'weft' as const,
-      required: goal.required as number,
-    })),
-    { name: `peers ${scenario.id}: control (bare Fastify vs itself)`, baseline: 'fastify', candidate: 'control' },
-  ] as const
-  for (const pair of pairs) {
-    const baseline = sides[peers.findIndex((peer) => peer.key === pair.baseline)]!
-    const candidate = sides[peers.findIndex((peer) => peer.key === pair.candidate)]!
+  peerPairs.forEach((pair, at) => {
+    const { baseline, candidate } = paired[at]!
     const cpu = roundRatios(
-      baseline.rounds.map((item) => item.cpuUsPerRequest),
-      candidate.rounds.map((item) => item.cpuUsPerRequest),
+      baseline.map((item) => item.cpuUsPerRequest),
+      candidate.map((item) => item.cpuUsPerRequest),
     )
     const rps = roundRatios(
-      candidate.rounds.map((item) => item.requestsPerSec),
-      baseline.rounds.map((item) => item.requestsPerSec),
+      candidate.map((item) => item.requestsPerSec),
+      baseline.map((item) => item.requestsPerSec),
     )
     const ratio: PeerRatio = {
-      name: pair.name,
+      name: `peers ${scenario.id}: ${pair.name}`,
       baseline: pair.baseline,
       candidate: pair.candidate,
       cpuRatio: median(cpu),
@@ -303,11 +336,11 @@ async function measureScenario(
       ratio: median(rps),
       spread: quartiles(rps),
     }
-    if ('required' in pair) {
+    if (pair.required !== undefined) {
       ratio.required = pair.required
       if (!settings.smoke) ratio.met = ratio.cpuRatio >= pair.required
     }
     result.ratios.push(ratio)
-  }
+  })
   return result
 }
