@@ -72,6 +72,12 @@ const variants = {
   'fastify without schema': (app) => {
     app.post('/items', async (request, reply) => reply.code(201).send(request.body))
   },
+  'fastify without schema + routeOptions read': (app) => {
+    app.post('/items', async (request, reply) => {
+      if (request.routeOptions.bodyLimit < 10) throw new Error('limit')
+      return reply.code(201).send(request.body)
+    })
+  },
   'fastify without schema + TypeBox Check in place': async (app) => {
     await app.register(weftBinding)
     const checker = Compile(Item)

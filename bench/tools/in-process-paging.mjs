@@ -87,5 +87,13 @@ const isRight = (answer) =>
 const script = new URL(import.meta.url).pathname
 const names = process.argv[2] ? process.argv[2].split(',') : Object.keys(variants)
 const variant = process.env.IN_PROCESS_VARIANT
-if (variant) await runWorker(variant, variants[variant], request, isRight)
+if (process.env.HTTP_VARIANT) {
+  // a server for a tool that loads it over sockets: listens, then sends its port
+  const { default: Fastify } = await import('fastify')
+  const app = Fastify({ logger: false })
+  await variants[process.env.HTTP_VARIANT](app)
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  process.on('SIGTERM', () => process.exit(0))
+  process.send(app.server.address().port)
+} else if (variant) await runWorker(variant, variants[variant], request, isRight)
 else await orchestrate(script, Object.keys(variants), names, REQUESTS)
