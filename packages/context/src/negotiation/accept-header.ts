@@ -67,8 +67,16 @@ function compareRanges(a: AcceptRange, b: AcceptRange): number {
   return b.q - a.q || b.rank - a.rank || a.order - b.order
 }
 
-/** Stable insertion sort: headers are short and usually close to sorted already. */
+/**
+ * Stable sort, best first. Headers are short and usually close to sorted already: insertion
+ * sort for a few ranges; a long header (up to thousands of ranges at Node's header limit) would
+ * make that quadratic, so it goes to the built-in O(n log n) sort, stable too.
+ */
 function sortRanges(ranges: AcceptRange[]): void {
+  if (ranges.length > 16) {
+    ranges.sort(compareRanges)
+    return
+  }
   for (let i = 1; i < ranges.length; i++) {
     const current = ranges[i] as AcceptRange
     let j = i - 1
@@ -108,8 +116,36 @@ function readQuoted(header: string, i: number): [string, number] {
   return [value + header.slice(start, i), i]
 }
 
-/** Adds a parameter; a repeated name (any case: `b=1;B=2`) keeps the last value, as Fiber and Express do. */
-function addParam(state: { params: string[] | undefined }, name: string, value: string): void {
+/** Most media parameters (other than `q`) one range may carry; a range with more is ignored. */
+export const MAX_PARAMS = 16
+
+/** What `readParams` reads of one range. */
+interface ParamState {
+  i: number
+  q: number
+  params: string[] | undefined
+  /** media ranges keep their parameters; other kinds have none that count */
+  media: boolean
+  /** more than MAX_PARAMS distinct parameters: no offer could carry them all */
+  tooMany: boolean
+}
+
+/** Index of the first `=`, `;` or `,` at or after `i`, or the length: where a parameter name ends. */
+function nameEnd(header: string, i: number): number {
+  const n = header.length
+  while (i < n) {
+    const c = header.charCodeAt(i)
+    if (c === EQ || c === SEMI || c === COMMA) return i
+    i++
+  }
+  return n
+}
+
+/**
+ * Adds a parameter; a repeated name (any case: `b=1;B=2`) keeps the last value, as Fiber and
+ * Express do. The look-up is linear, which the MAX_PARAMS cap keeps cheap.
+ */
+function addParam(state: ParamState, name: string, value: string): void {
   const params = state.params
   if (params === undefined) {
     state.params = [name, value]
@@ -121,20 +157,28 @@ function addParam(state: { params: string[] | undefined }, name: string, value: 
       return
     }
   }
-  params.push(name, value)
+  if (params.length >= MAX_PARAMS * 2) state.tooMany = true
+  else params.push(name, value)
 }
 
-/** Reads `;name=value` parameters starting at `state.i` (which points at a `;`). */
-function readParams(header: string, state: { i: number; q: number; params: string[] | undefined }) {
+/**
+ * Reads `;name=value` parameters starting at `state.i` (which points at a `;`), in one pass.
+ * Parameters after `q` are accept-extensions (RFC 9110 12.4.2): not media parameters, so no offer
+ * has to carry them (Fiber stops reading at `q` too).
+ */
+function readParams(header: string, state: ParamState): void {
   const n = header.length
   let i = state.i
+  let afterQ = false
   while (i < n && header.charCodeAt(i) === SEMI) {
-    const nameEnd = Math.min(scanTo(header, i + 1, EQ, SEMI), scanTo(header, i + 1, COMMA, COMMA))
-    const name = header
-      .slice(i + 1, nameEnd)
-      .trim()
-      .toLowerCase()
-    i = nameEnd
+    const end = nameEnd(header, i + 1)
+    const name = afterQ
+      ? ''
+      : header
+          .slice(i + 1, end)
+          .trim()
+          .toLowerCase()
+    i = end
     let value = ''
     if (i < n && header.charCodeAt(i) === EQ) {
       i++
@@ -143,27 +187,29 @@ function readParams(header: string, state: { i: number; q: number; params: strin
         ;[value, i] = readQuoted(header, i + 1)
         i = scanTo(header, i, SEMI, COMMA)
       } else {
-        const end = scanTo(header, i, SEMI, COMMA)
-        value = header.slice(i, end).trim()
-        i = end
+        const valueEnd = scanTo(header, i, SEMI, COMMA)
+        if (!afterQ) value = header.slice(i, valueEnd).trim()
+        i = valueEnd
       }
     }
-    if (name === 'q') state.q = parseQuality(value)
-    else if (name !== '') addParam(state, name, value.toLowerCase())
+    if (name === 'q') {
+      state.q = parseQuality(value)
+      afterQ = true
+    } else if (name !== '' && state.media) addParam(state, name, value.toLowerCase())
   }
   state.i = i
 }
 
 /**
- * Parses an Accept-* header. Entries with an invalid quality or an invalid media type are
- * ignored. Returns `undefined` for an absent or blank header ("anything goes").
+ * Parses an Accept-* header in one pass. Entries with an invalid quality, an invalid media type
+ * or more than MAX_PARAMS parameters are ignored. Returns `undefined` for an absent or blank header ("anything goes").
  */
 export function parseAccept(header: string | undefined, kind: AcceptKind): ParsedAccept | undefined {
   if (header === undefined || header.trim() === '') return undefined
   const positive: AcceptRange[] = []
   const zero: AcceptRange[] = []
   const n = header.length
-  const state = { i: 0, q: 1, params: undefined as string[] | undefined }
+  const state: ParamState = { i: 0, q: 1, params: undefined, media: kind === 'media', tooMany: false }
   let order = 0
   let i = 0
   while (i < n) {
@@ -178,6 +224,7 @@ export function parseAccept(header: string | undefined, kind: AcceptKind): Parse
     state.i = i
     state.q = 1
     state.params = undefined
+    state.tooMany = false
     readParams(header, state)
     i = state.i
     let main = token
@@ -193,11 +240,11 @@ export function parseAccept(header: string | undefined, kind: AcceptKind): Parse
         if (main === '' || sub === '') continue
       }
     }
-    if (state.q < 0 || token === '') continue
+    if (state.q < 0 || token === '' || state.tooMany) continue
     const range: AcceptRange = {
       main,
       sub,
-      params: kind === 'media' ? state.params : undefined,
+      params: state.params,
       q: state.q,
       rank: 0,
       order: order++,

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { makeApp } from '../../test/app.js'
+import { fill, growth } from '../../test/work.js'
 import { handle } from '../index.js'
 
 type Kind = 'accepts' | 'acceptsCharsets' | 'acceptsEncodings' | 'acceptsLanguages'
@@ -170,3 +171,68 @@ describe('negotiation rules shared with Fiber', () => {
     expect(await negotiate('acceptsCharsets', header, offers)).toBe(expected)
   })
 })
+
+describe('accept-extensions', () => {
+  it.each([
+    ['a parameter after q is not required of the offer', 'text/html;q=0.5;ext=1', ['text/html'], 'text/html'],
+    ['a parameter before q still is', 'text/html;level=1;q=0.5', ['text/html'], ''],
+    [
+      'a q=0 range with an extension still refuses',
+      'text/*, text/html;q=0;ext=1',
+      ['text/html', 'text/plain'],
+      'text/plain',
+    ],
+    [
+      'a repeated q after the first is an extension',
+      'text/html;q=0.5;q=0, a/b;q=0.4',
+      ['text/html', 'a/b'],
+      'text/html',
+    ],
+  ])('%s', async (_rule, header, offers, expected) => {
+    expect(await negotiate('accepts', header, offers)).toBe(expected)
+  })
+})
+
+describe('bounded work', () => {
+  const cases: [string, Kind, (size: number) => string, string[]][] = [
+    ['many parameters', 'accepts', (n) => `text/html${fill(';a=b', n)}`, ['html']],
+    ['many distinct parameters', 'accepts', (n) => `text/html${distinctParams(n)}`, ['html']],
+    ['many bare semicolons', 'accepts', (n) => `text/html${fill(';', n)}`, ['html']],
+    ['parameters without values', 'accepts', (n) => `text/html${fill(';a', n)}`, ['html']],
+    ['many ranges in rising quality', 'accepts', risingQualities, ['text/html', 'application/json']],
+    [
+      'many refusing ranges',
+      'accepts',
+      (n) => `${fill('text/html;q=0,', n / 2)}${fill('*/*;q=0.5,', n / 2)}`,
+      ['html', 'json'],
+    ],
+    ['language parameters', 'acceptsLanguages', (n) => `en${fill(';a=b', n)}`, ['fr']],
+    ['language bare semicolons', 'acceptsLanguages', (n) => `en${fill(';', n)}`, ['fr']],
+    ['charset parameters', 'acceptsCharsets', (n) => `utf-8${fill(';a', n)}`, ['latin1']],
+    ['encoding parameters', 'acceptsEncodings', (n) => `gzip${fill(';a', n)}`, ['br']],
+  ]
+  it.each(cases)('%s: 4x the header costs at most ~8x the time', async (_name, kind, make, offers) => {
+    expect(await growth(make, (header) => negotiate(kind, header, offers))).toBeLessThan(8)
+  })
+
+  it('ignores a range with more than 16 parameters, which no offer could carry', async () => {
+    const params = Array.from({ length: 17 }, (_, i) => `p${i}=v`)
+    const header = `text/html;${params.join(';')}, application/json;q=0.1`
+    expect(await negotiate('accepts', header, [`text/html;${params.join(';')}`, 'json'])).toBe('json')
+    const sixteen = params.slice(0, 16).join(';')
+    expect(await negotiate('accepts', `text/html;${sixteen}`, [`text/html;${sixteen}`])).toBe(`text/html;${sixteen}`)
+  })
+})
+
+function distinctParams(size: number): string {
+  let out = ''
+  for (let i = 0; out.length < size; i++) out += `;p${i}=v`
+  return out
+}
+
+/** Ranges sorted worst first, the order an insertion sort pays the most for. */
+function risingQualities(size: number): string {
+  let out = ''
+  for (let i = 0; out.length < size; i++) out += `a/b${i};q=0.${String(i % 1000).padStart(3, '0')},`
+  return out
+}

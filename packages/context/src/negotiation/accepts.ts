@@ -84,27 +84,35 @@ function matches(kind: AcceptKind, range: AcceptRange, offer: Offer): boolean {
   )
 }
 
-/** True when a `q=0` range at least as specific as the positive match refuses the offer. */
-function refused(kind: AcceptKind, zero: AcceptRange[], offer: Offer, rank: number): boolean {
-  for (const range of zero) {
-    if (range.rank >= rank && matches(kind, range, offer)) return true
-  }
-  return false
+/**
+ * For each offer, the rank of the most specific `q=0` range that matches it (-1: none). Computed
+ * once per call, so a header of many refusing ranges costs ranges x offers, not that again for
+ * every positive range.
+ */
+function refusalRanks(kind: AcceptKind, zero: AcceptRange[], offers: Offer[]): number[] {
+  return offers.map((offer) => {
+    let rank = -1
+    for (const range of zero) if (range.rank > rank && matches(kind, range, offer)) rank = range.rank
+    return rank
+  })
 }
 
 /**
  * Picks the offer the client prefers: ranges are tried best first (quality, specificity,
- * parameter count, header order) and, inside one range, offers in the caller's order.
+ * parameter count, header order) and, inside one range, offers in the caller's order. An offer
+ * is refused by a `q=0` range that matches it at least as specifically as the positive match.
  * An absent or blank header accepts the first offer; nothing acceptable gives `''`.
  */
 export function negotiate(kind: AcceptKind, parsed: ParsedAccept | undefined, offers: readonly string[]): string {
   if (parsed === undefined) return offers[0] ?? ''
   const parsedOffers = offers.map((offer) => parseOffer(kind, offer))
-  const checkZero = parsed.zero.length > 0
+  const refusedAt = parsed.zero.length > 0 ? refusalRanks(kind, parsed.zero, parsedOffers) : undefined
   for (const range of parsed.positive) {
     for (let i = 0; i < parsedOffers.length; i++) {
-      const o = parsedOffers[i] as Offer
-      if (matches(kind, range, o) && (!checkZero || !refused(kind, parsed.zero, o, range.rank))) {
+      if (
+        matches(kind, range, parsedOffers[i] as Offer) &&
+        !(refusedAt !== undefined && (refusedAt[i] as number) >= range.rank)
+      ) {
         return offers[i] as string
       }
     }
