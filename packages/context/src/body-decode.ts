@@ -46,10 +46,11 @@ export function codingsToUndo(header: string, maxCodings: number): string[] {
     if (coding === '' || coding === 'identity') continue
     if (NOT_IMPLEMENTED.has(coding)) throw new EncodingNotImplementedError(coding)
     if (DECODERS[coding] === undefined) throw new UnsupportedEncodingError(coding.slice(0, 32))
-    codings.unshift(coding)
+    codings.push(coding)
   }
   if (codings.length > maxCodings) throw new StackedEncodingError(codings.length, maxCodings)
-  return codings
+  // reversed once at the end: unshift() per coding is quadratic in a long header
+  return codings.reverse()
 }
 
 function translate(error: unknown, coding: string, maxBytes: number): Error {

@@ -4,6 +4,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import Fastify from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { makeApp } from '../test/app.js'
+import { fill, growth, HEADER_LIMIT } from '../test/work.js'
 import { handle, type WeftContextOptions } from './index.js'
 
 async function post(payload: Buffer | string, headers: Record<string, string>, options: WeftContextOptions = {}) {
@@ -331,5 +332,28 @@ describe('body() over a real socket', () => {
     } finally {
       await app.close()
     }
+  })
+})
+
+describe('body(): bounded work on Content-Encoding', () => {
+  it('reads a long list of codings in time linear in the header, then refuses it (415)', async () => {
+    const app = await makeApp()
+    app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_r, body, done) => done(null, body))
+    app.post(
+      '/',
+      handle((c) => c.send(c.body())),
+    )
+    const send = (coding: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/',
+        payload: 'x',
+        headers: { 'content-type': 'application/octet-stream', 'content-encoding': coding },
+      })
+    const res = await send(fill('gzip, ', 1000))
+    expect(res.statusCode).toBe(415)
+    expect(res.json().code).toBe('WEFT_STACKED_ENCODING')
+    // 64 KB against 256 KB: below that the fixed cost of a request hides a quadratic list
+    expect(await growth((n) => fill('gzip,', n), send, 4 * HEADER_LIMIT)).toBeLessThan(8)
   })
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { makeApp } from '../test/app.js'
+import { fill, growth } from '../test/work.js'
 import { handle } from './index.js'
 
 async function run(url: string, read: (c: import('./index.js').Ctx) => unknown): Promise<unknown> {
@@ -99,5 +100,34 @@ describe('typed query getters', () => {
         c.queryBool('z'),
       ]),
     ).toEqual([true, true, false, false])
+  })
+})
+
+const typedApp = await makeApp()
+typedApp.get(
+  '/',
+  handle((c) => c.json([c.queryFloat('v', -1), c.queryInt('v', -1), c.queryBool('v')])),
+)
+const read = (value: string) => typedApp.inject(`/?v=${value}`)
+
+describe('typed query readers: bounded work', () => {
+  it.each([
+    ['a long digit string that is not a number at its end', (n: number) => `${fill('1', n)}x`],
+    ['a long fraction that is not a number at its end', (n: number) => `1.${fill('1', n)}x`],
+    ['a long exponent that is not a number at its end', (n: number) => `1e${fill('1', n)}x`],
+    ['a long number', (n: number) => fill('1', n)],
+  ])('%s: 4x the length costs at most ~8x the time', async (_name, make) => {
+    expect(await growth(make, read)).toBeLessThan(8)
+  })
+
+  it.each([
+    ['1.5', [1.5, -1, false]],
+    ['-.5e2', [-50, -1, false]],
+    ['%2B3.', [3, -1, false]],
+    ['1e400', [-1, -1, false]],
+    ['1.2.3', [-1, -1, false]],
+    [`${fill('1', 400)}x`, [-1, -1, false]],
+  ])('reads %s exactly as before', async (value, expected) => {
+    expect((await read(value)).json()).toEqual(expected)
   })
 })

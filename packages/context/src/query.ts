@@ -1,7 +1,9 @@
 import type { CtxBase } from './ctx-base.js'
 
 const INTEGER = /^[+-]?\d+$/
-const FLOAT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/
+// each digit has one place to go (`\d+\.?\d*` let a run of digits split two ways: quadratic
+// backtracking on a long digit string that fails at its end)
+const FLOAT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/
 const TRUE = new Set(['true', '1', 't'])
 const FALSE = new Set(['false', '0', 'f'])
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { makeApp } from '../test/app.js'
+import { fill, growth } from '../test/work.js'
 import { handle } from './index.js'
 import { MAX_RANGES as MAX_RANGES_FOR_TESTS } from './range.js'
 
@@ -106,5 +107,30 @@ describe('range', () => {
     const res = await app.inject({ url: '/', headers: { range: 'pages=1-2' } })
     expect(res.statusCode).toBe(200)
     expect(res.body).toBe('whole')
+  })
+})
+
+const rangeApp = await makeApp()
+rangeApp.get(
+  '/',
+  handle((c) => c.json(c.range(1000))),
+)
+const send = (header: string) => rangeApp.inject({ url: '/', headers: { range: header } })
+
+describe('range: bounded work', () => {
+  it.each([
+    ['spaces before a bad element', (n: number) => `bytes=${fill(' ', n)}x`],
+    ['spaces around the dash', (n: number) => `bytes=1${fill(' ', n / 2)}-${fill(' ', n / 2)}x`],
+    ['a long number', (n: number) => `bytes=${fill('1', n)}-`],
+    ['many empty elements', (n: number) => `bytes=${fill(',', n)}0-1`],
+  ])('%s: 4x the header costs at most ~8x the time', async (_name, make) => {
+    expect(await growth(make, send)).toBeLessThan(8)
+  })
+
+  it('still reads spaces around the numbers', async () => {
+    expect((await send(`bytes=${fill(' ', 100)}1 ${fill(' ', 100)}- 2 `)).json()).toEqual({
+      type: 'bytes',
+      ranges: [{ start: 1, end: 2 }],
+    })
   })
 })

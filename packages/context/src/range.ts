@@ -11,7 +11,20 @@ export interface Range {
 
 /** Most ranges one header may ask for. */
 export const MAX_RANGES = 16
-const SPEC = /^\s*(\d*)\s*-\s*(\d*)\s*$/
+const DIGITS = /^\d*$/
+
+/**
+ * The two numbers of one `first-last` element, spaces allowed around each; `undefined` when
+ * malformed. By hand, not one regular expression: `\s*(\d*)\s*-` backtracks quadratically over a
+ * long run of spaces (16 KB of them cost 0.3 s).
+ */
+function specBounds(spec: string): [string, string] | undefined {
+  const dash = spec.indexOf('-')
+  if (dash === -1) return undefined
+  const first = spec.slice(0, dash).trim()
+  const last = spec.slice(dash + 1).trim()
+  return DIGITS.test(first) && DIGITS.test(last) ? [first, last] : undefined
+}
 
 /**
  * Parses a Range header against a resource of `size` bytes.
@@ -34,9 +47,9 @@ export function parseRange(header: string, size: number): Range {
   if (specs.length === 0 || specs.length > MAX_RANGES) throw new RangeMalformedError()
   const ranges: Range['ranges'] = []
   for (const spec of specs) {
-    const m = SPEC.exec(spec)
-    if (m === null) throw new RangeMalformedError()
-    const [, first = '', last = ''] = m
+    const bounds = specBounds(spec)
+    if (bounds === undefined) throw new RangeMalformedError()
+    const [first, last] = bounds
     if (first === '' && last === '') throw new RangeMalformedError()
     let start: number
     let end: number

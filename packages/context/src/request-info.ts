@@ -90,7 +90,10 @@ export function ips(c: CtxBase): string[] {
     if (end > list.length) break
     while (end < list.length && list.charCodeAt(end) !== 44) end++
     while (start < end && (list.charCodeAt(start) === 32 || list.charCodeAt(start) === 44)) start++
-    out.push(list.slice(start, end).replace(/ +$/, ''))
+    // trailing spaces by hand: / +$/ retries at every space of a long run (quadratic)
+    let last = end
+    while (last > start && list.charCodeAt(last - 1) === 32) last--
+    out.push(list.slice(start, last))
   }
   return out
 }
