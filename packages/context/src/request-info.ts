@@ -105,25 +105,33 @@ export function isFromLocal(c: CtxBase): boolean {
   return LOOPBACK.test(c._req.raw.socket?.remoteAddress ?? '')
 }
 
+/** `http` or `https` (trimmed, any case) as announced by a proxy; `undefined` for anything else. */
+function forwardedScheme(value: string): 'http' | 'https' | undefined {
+  const scheme = value.trim().toLowerCase()
+  return scheme === 'https' || scheme === 'http' ? scheme : undefined
+}
+
 /**
  * `'https'` over TLS; behind a trusted proxy, what X-Forwarded-Proto / X-Forwarded-Protocol
  * (first non-empty entry), X-Forwarded-Ssl (`on`) or X-Url-Scheme say, the last of them in
- * header order winning (the headers Fiber reads); else `'http'`.
+ * header order winning (the headers and order Fiber reads); a value other than `http`/`https`
+ * is ignored and does not override an earlier valid one, as in Fiber; else `'http'`.
  */
 export function protocol(c: CtxBase): 'http' | 'https' {
   if ((c._req.raw.socket as TLSSocket | undefined)?.encrypted === true) return 'https'
   if (c._opts.trust === undefined) return c._req.protocol === 'https' ? 'https' : 'http'
   if (peerTrust(c) !== true) return 'http'
-  let scheme = 'http'
+  let scheme: 'http' | 'https' = 'http'
   const raw = c._req.raw.rawHeaders
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = (raw[i] as string).toLowerCase()
     const value = raw[i + 1] as string
-    if (name === 'x-forwarded-proto' || name === 'x-forwarded-protocol') scheme = firstEntry(value) || scheme
+    if (name === 'x-forwarded-proto' || name === 'x-forwarded-protocol')
+      scheme = forwardedScheme(firstEntry(value)) ?? scheme
     else if (name === 'x-forwarded-ssl') scheme = value.trim().toLowerCase() === 'on' ? 'https' : scheme
-    else if (name === 'x-url-scheme') scheme = value.trim() || scheme
+    else if (name === 'x-url-scheme') scheme = forwardedScheme(value) ?? scheme
   }
-  return scheme.toLowerCase() === 'https' ? 'https' : 'http'
+  return scheme
 }
 
 /**
