@@ -114,6 +114,16 @@ export const RestartLoopError = createError<[number]>(
   508,
 )
 
+/**
+ * `restartRouting()` cannot tell which hooks the new route runs (a Fastify that keeps them
+ * elsewhere): it refuses rather than skip an auth hook.
+ */
+export const RestartHooksUnknownError = createError<[string, string]>(
+  'WEFT_RESTART_HOOKS_UNKNOWN',
+  'restartRouting() cannot find the hooks of route %s:%s, so it does not run it',
+  500,
+)
+
 /** `restartRouting()` found no route for the (possibly overridden) method and path. */
 export const RestartNotFoundError = createError<[string, string]>('WEFT_ROUTE_NO_MATCH', 'Route %s:%s not found', 404)
 

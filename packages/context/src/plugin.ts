@@ -7,8 +7,9 @@ import { heldCtx } from './ctx-slot.js'
 import { CtxUnavailableError } from './errors.js'
 import { resolveOptions, type WeftContextOptions } from './options.js'
 import { compileTrust } from './proxy-trust.js'
+import { RouteScopes } from './restart-hooks.js'
 import { RouteTable } from './routes.js'
-import { kCtx, kOptions, kRoutes } from './symbols.js'
+import { kCtx, kOptions, kRouteScopes, kRoutes } from './symbols.js'
 
 export type { WeftContextOptions } from './options.js'
 
@@ -35,10 +36,16 @@ async function plugin(fastify: FastifyInstance, options: WeftContextOptions): Pr
   resolved.trust = compileTrust(fastify)
   fastify.decorate(kOptions, resolved)
   fastify.decorate(kRoutes, table)
+  const scopes = new RouteScopes()
+  fastify.decorate(kRouteScopes, scopes)
   // every request gets it, so that all have one shape (one slot: see ctx-slot.ts)
   fastify.decorateRequest(kCtx, undefined)
   fastify.decorateRequest('ctx', { getter: getCtx })
   fastify.addHook('onRoute', (route) => table.add(route))
+  // `this` is the instance the route is registered in: its hooks apply to the route
+  fastify.addHook('onRoute', function (this: FastifyInstance, route) {
+    scopes.add(this, route)
+  })
   fastify.addHook('onRequest', prepareRequestWith(resolved))
   if (!fastify.hasPlugin('@weft/binding')) {
     const bindingOptions: Record<string, unknown> = {}

@@ -2,6 +2,8 @@
 export const kOptions = Symbol('weft.context.options')
 /** Where the plugin keeps its route table (names and the restart router). */
 export const kRoutes = Symbol('weft.context.routes')
+/** Where the plugin keeps, for `restartRouting()`, the instance and options each route was registered with. */
+export const kRouteScopes = Symbol('weft.context.routeScopes')
 /** The request's `Ctx` once made; before that, its reply (remembered so `request.ctx` can make one). */
 export const kCtx = Symbol('weft.context.ctx')
 /** Marks a Fastify handler built by `handle()`, and holds its chain. */
