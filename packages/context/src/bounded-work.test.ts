@@ -76,3 +76,33 @@ describe('every header reader does work linear in its header', () => {
     expect(await growth(make, send)).toBeLessThan(8)
   })
 })
+
+describe('every query reader does work linear in the query string', () => {
+  const query: [string, (c: Ctx) => unknown][] = [
+    ['query', (c) => c.query('v')],
+    ['queries', (c) => Object.keys(c.queries()).length],
+    ['queryInt', (c) => c.queryInt('v')],
+    ['queryFloat', (c) => c.queryFloat('v')],
+    ['queryBool', (c) => c.queryBool('v')],
+  ]
+  const values: [string, (n: number) => string][] = [
+    ['many pairs', (n) => fill('v=1&', n)],
+    ['many ampersands', (n) => `v=1${fill('&', n)}`],
+    ['percent escapes', (n) => `v=${fill('%31', n)}`],
+    ['malformed escapes', (n) => `v=${fill('%', n)}`],
+    ['plus signs', (n) => `v=${fill('+', n)}`],
+    ['digits then a letter', (n) => `v=${fill('1', n)}x`],
+    ['a long exponent', (n) => `v=1e${fill('1', n)}x`],
+  ]
+  app.get(
+    '/q/:reader',
+    handle((c) => c.json({ value: query.find(([name]) => name === c.params('reader'))?.[1](c) ?? null })),
+  )
+  const table = query.flatMap(([name]) => values.map(([shape, make]) => [name, shape, make] as const))
+
+  it.each(table)('%s with %s', async (name, _shape, make) => {
+    const send = (search: string) => app.inject(`/q/${name}?${search}`)
+    expect((await send(make(64))).statusCode).toBe(200)
+    expect(await growth(make, send)).toBeLessThan(8)
+  })
+})
