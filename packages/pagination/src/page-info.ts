@@ -60,7 +60,10 @@ export interface PageInfoJSON {
 export class PageInfo {
   /** How this request pages (see `PagingMode`). */
   mode: PagingMode
-  /** Page number (1-based): in offset mode the page the first row falls on; 1 in cursor mode (unused). */
+  /**
+   * Page number (1-based): in offset mode the page the first row falls on; `defaultPage` when the
+   * request names no page (also on a cursor walk's first page); 1 with a cursor token (unused).
+   */
   page: number
   /** Items per page, between 1 and the config's `maxLimit`. */
   limit: number
@@ -88,11 +91,13 @@ export class PageInfo {
     this.cursor = init?.cursor ?? ''
     this.mode = init?.mode ?? (this.cursor !== '' ? 'cursor' : this.offset > 0 ? 'offset' : 'page')
     if (this.mode === 'cursor') this.offset = 0
+    // A cursor walk's first page (no token yet) is where `page` points, `defaultPage` when the
+    // request names none; with a token the keyset positions the rows and the page is unknown (1).
     this.page =
-      this.mode === 'cursor'
-        ? 1
-        : this.mode === 'offset'
-          ? Math.floor(this.offset / this.limit) + 1
+      this.mode === 'offset'
+        ? Math.floor(this.offset / this.limit) + 1
+        : this.mode === 'cursor' && this.cursor !== ''
+          ? 1
           : Math.max(init?.page ?? 1, 1)
     this.hasMore = false
     this.nextCursor = ''
@@ -102,11 +107,12 @@ export class PageInfo {
   }
 
   /**
-   * Index of the first item: the offset in offset mode, `(page - 1) x limit` in page mode (capped
-   * at `Number.MAX_SAFE_INTEGER`); 0 in cursor mode (the cursor's keyset condition positions it).
+   * Index of the first item: the offset in offset mode, `(page - 1) x limit` in page mode and on
+   * the first page of a cursor walk (capped at `Number.MAX_SAFE_INTEGER`); 0 for a request with a
+   * cursor token (the cursor's keyset condition positions it).
    */
   start(): number {
-    if (this.mode === 'cursor') return 0
+    if (this.mode === 'cursor' && this.cursor !== '') return 0
     if (this.mode === 'offset') return this.offset
     return this.page > 1 ? Math.min((this.page - 1) * this.limit, Number.MAX_SAFE_INTEGER) : 0
   }
