@@ -1,6 +1,7 @@
 import { DEFAULT_CONFIG, type ResolvedConfig } from './config.js'
 import { type CursorValues, decodeCursor, encodeCursor } from './cursor.js'
 import { rewriteQuery } from './links.js'
+import { onOwnOrigin } from './request-target.js'
 import type { SortField, SortOrder } from './sort.js'
 
 /** @internal The config that produced a PageInfo (keys for links, secret for tokens). */
@@ -9,6 +10,8 @@ export const kConfig = Symbol('weft.pagination.config')
 export const kValues = Symbol('weft.pagination.values')
 /** @internal The sort as parsed from the request, before any `sortBy`. */
 export const kParsedSort = Symbol('weft.pagination.parsedSort')
+/** @internal The start of the request target that links must not keep (`foreignPrefix`). */
+export const kForeign = Symbol('weft.pagination.foreign')
 
 /**
  * How a request pages. `cursor`: it carries a cursor, or names neither a page nor an offset (the
@@ -82,7 +85,9 @@ export class PageInfo {
   /** @internal */
   [kValues]: CursorValues | undefined;
   /** @internal */
-  [kParsedSort]: readonly SortField[]
+  [kParsedSort]: readonly SortField[];
+  /** @internal */
+  [kForeign]: string
 
   constructor(init?: PageInfoInit) {
     this.limit = init?.limit ?? DEFAULT_CONFIG.defaultLimit
@@ -104,6 +109,7 @@ export class PageInfo {
     this[kConfig] = DEFAULT_CONFIG
     this[kValues] = undefined
     this[kParsedSort] = this.sort
+    this[kForeign] = ''
   }
 
   /**
@@ -186,7 +192,7 @@ export class PageInfo {
     if (!this.hasMore || this.nextCursor === '') return ''
     const { pageKey, offsetKey, cursorKey: configCursorKey, cursorParam } = this[kConfig]
     return rewriteQuery(
-      baseURL,
+      onOwnOrigin(baseURL, this[kForeign]),
       [
         [cursorKey, this.nextCursor],
         [limitKey, String(this.limit)],
@@ -230,7 +236,7 @@ export class PageInfo {
   #offsetURL(baseURL: string, offset: number, limit: number, pageKey: string, limitKey: string): string {
     const { offsetKey, cursorKey, cursorParam } = this[kConfig]
     return rewriteQuery(
-      baseURL,
+      onOwnOrigin(baseURL, this[kForeign]),
       [
         [offsetKey, String(offset)],
         [limitKey, String(limit)],
@@ -242,7 +248,7 @@ export class PageInfo {
   #pageURL(baseURL: string, page: number, pageKey: string, limitKey: string): string {
     const { offsetKey, cursorKey, cursorParam } = this[kConfig]
     return rewriteQuery(
-      baseURL,
+      onOwnOrigin(baseURL, this[kForeign]),
       [
         [pageKey, String(page)],
         [limitKey, String(this.limit)],
