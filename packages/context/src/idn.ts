@@ -5,7 +5,11 @@ const MAX_NAME = 253
 const MAX_LABEL = 63
 // STD3 rules: an ASCII label holds letters, digits and hyphens only
 const LDH = /^[a-z0-9-]+$/
-const ASCII_ONLY = /^[\x00-\x7f]*$/
+
+function isASCII(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 127) return false
+  return true
+}
 
 /** UTS #46 CheckHyphens: no hyphen at either end, none in both the third and fourth places. */
 function hyphensValid(label: string): boolean {
@@ -18,7 +22,7 @@ function decodeLabel(label: string): string | undefined {
   // Node decodes by the URL standard, which skips the hyphen and STD3 checks and accepts labels
   // that decode to plain ASCII; the lookup rules Fiber applies refuse those, so check them here,
   // and that the label is the canonical encoding of what it decodes to.
-  if (unicode === '' || ASCII_ONLY.test(unicode) || !hyphensValid(unicode)) return undefined
+  if (unicode === '' || isASCII(unicode) || !hyphensValid(unicode)) return undefined
   return domainToASCII(unicode) === label ? unicode : undefined
 }
 
