@@ -39,6 +39,13 @@ describe('subdomains of IDN hosts', () => {
     expect(await subdomainsOf('foo_bar.xn--bcher-kva.example.com')).toEqual(['foo_bar', 'xn--bcher-kva'])
   })
 
+  it('keeps a host longer than a DNS name (253 characters) as sent, without decoding it', async () => {
+    const host = `xn--bcher-kva.${'a.'.repeat(130)}example.com`
+    const labels = await subdomainsOf(host, 0)
+    expect(labels[0]).toBe('xn--bcher-kva')
+    expect(labels).toHaveLength(133)
+  })
+
   it('leaves hosts without punycode alone', async () => {
     expect(await subdomainsOf('foo_bar.a-.example.com')).toEqual(['foo_bar', 'a-'])
   })
