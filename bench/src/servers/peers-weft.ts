@@ -36,8 +36,9 @@ app.get(
     const start = page.start()
     const data = rowsSortedBy(sort!.field, sort!.order === 'desc').slice(start, start + page.limit)
     const url = c.originalURL()
-    c.links(page.nextPageURL(url), 'next')
-    if (page.page > 1) c.links(page.previousPageURL(url), 'prev')
+    // one call: a second links() replaces the Link header, as Fiber's does
+    if (page.page > 1) c.links(page.nextPageURL(url), 'next', page.previousPageURL(url), 'prev')
+    else c.links(page.nextPageURL(url), 'next')
     c.json({ data, meta: { page: page.page, limit: page.limit, total: rows.length } })
   }),
 )

@@ -73,9 +73,51 @@ export function serializeCookie(cookie: Cookie): string {
   }
 }
 
-/** Appends a Set-Cookie header for `cookie`. */
+/** Name, Path and Domain of a Set-Cookie line: what a browser tells one cookie from another by. */
+function identityOf(line: string): { name: string; path: string; domain: string } {
+  const parts = line.split(';')
+  const pair = parts[0] as string
+  const equals = pair.indexOf('=')
+  const identity = { name: (equals === -1 ? pair : pair.slice(0, equals)).trim(), path: '', domain: '' }
+  for (let i = 1; i < parts.length; i++) {
+    const attribute = parts[i] as string
+    const at = attribute.indexOf('=')
+    if (at === -1) continue
+    const key = attribute.slice(0, at).trim().toLowerCase()
+    const value = attribute.slice(at + 1).trim()
+    if (key === 'path') identity.path = value
+    // RFC 6265 5.2.3: a leading dot is ignored and domains compare without case
+    else if (key === 'domain') identity.domain = value.replace(/^\./, '').toLowerCase()
+  }
+  return identity
+}
+
+/** Takes back the Set-Cookie lines of this response that `drop` matches, keeping the others in order. */
+function withdraw(c: CtxBase, drop: (line: string) => boolean): void {
+  const existing = c._res.getHeader('set-cookie')
+  if (existing === undefined) return
+  const lines = Array.isArray(existing) ? existing.map(String) : [String(existing)]
+  const kept = lines.filter((line) => !drop(line))
+  if (kept.length === lines.length) return
+  c._res.removeHeader('set-cookie')
+  if (kept.length > 0) c._res.header('set-cookie', kept)
+}
+
+/**
+ * Adds a Set-Cookie header for `cookie`, replacing one this response already carries for the same
+ * cookie (same name, path and domain, as a browser and `@fastify/cookie` tell cookies apart): the
+ * browser would keep only the later one, so the earlier line is dead weight.
+ */
 export function setCookie(c: CtxBase, cookie: Cookie): void {
-  c._res.header('set-cookie', serializeCookie(cookie))
+  const line = serializeCookie(cookie)
+  const { name, path, domain } = identityOf(line)
+  withdraw(c, (earlier) => {
+    // most lines name another cookie: a prefix test skips parsing them
+    if (!earlier.trimStart().startsWith(name)) return false
+    const other = identityOf(earlier)
+    return other.name === name && other.path === path && other.domain === domain
+  })
+  c._res.header('set-cookie', line)
 }
 
 /**
@@ -88,12 +130,19 @@ export function requestCookies(c: CtxBase): Record<string, string | undefined> {
   return parseCookieHeader(c._req.headers.cookie) as Record<string, string>
 }
 
-/** Expires the named cookies (all request cookies when none named), with `options` as set. */
+/**
+ * Expires the named cookies (all request cookies when none named), with `options` as set. As in
+ * Fiber, clearing a name withdraws every cookie of that name this response was about to set
+ * (whatever its path or domain): one Set-Cookie per cleared name, the expiring one. Pending lines
+ * are scanned once for all names, so clearing a request's many cookies costs linear time.
+ */
 export function clearCookies(c: CtxBase, keys: string[], options: ClearCookieOptions = {}): void {
-  const names = keys.length > 0 ? keys : Object.keys(requestCookies(c))
+  const names = new Set(keys.length > 0 ? keys : Object.keys(requestCookies(c)))
   // a Max-Age or a later Expires from the set-time options would keep the cookie alive
   const { maxAge: _maxAge, expires: _expires, sessionOnly: _sessionOnly, ...identity } = options
-  for (const name of names) {
-    setCookie(c, { ...identity, name, value: '', expires: new Date(0) })
-  }
+  const lines: string[] = []
+  // serialised first: an invalid name is refused before anything is withdrawn
+  for (const name of names) lines.push(serializeCookie({ ...identity, name, value: '', expires: new Date(0) }))
+  withdraw(c, (earlier) => names.has(identityOf(earlier).name))
+  for (const line of lines) c._res.header('set-cookie', line)
 }

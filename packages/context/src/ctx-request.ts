@@ -7,6 +7,7 @@ import * as params from './params.js'
 import * as q from './query.js'
 import { type Range, range } from './range.js'
 import * as info from './request-info.js'
+import { originForm } from './target.js'
 
 const PARAM_NAME = /:([A-Za-z0-9_$]+)|\*/g
 
@@ -138,14 +139,17 @@ export class RequestCtx extends CtxBase {
     if (override !== undefined) routingOf(this).path = override
     const overridden = this._routing?.path
     if (overridden !== undefined) return overridden
-    const url = this._req.url
+    const url = originForm(this._req.url)
     const mark = url.indexOf('?')
     return mark === -1 ? url : url.slice(0, mark)
   }
 
-  /** The original URL (path and query) as received. */
+  /**
+   * The original URL as received, as path and query: for an absolute-form request line
+   * (`GET http://evil.example/a?b=1 HTTP/1.1`) the client's scheme and host are dropped (`/a?b=1`).
+   */
   originalURL(): string {
-    return this._req.originalUrl
+    return originForm(this._req.originalUrl)
   }
 
   /** Protocol and host (`https://example.com:8443`). */

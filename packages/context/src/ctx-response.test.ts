@@ -356,3 +356,89 @@ describe('format', () => {
     expect(res.json()).toEqual({ id: 1 })
   })
 })
+
+describe('one Set-Cookie per cookie', () => {
+  const setCookies = (res: { headers: Record<string, unknown> }) => [res.headers['set-cookie'] ?? []].flat()
+
+  it('clearCookie(name) replaces the pending cookie of that name, whatever its path (as Fiber)', async () => {
+    const res = await respond((c) =>
+      c.cookie({ name: 'john', value: 'doe', path: '/api' }).clearCookie('john').sendString(''),
+    )
+    expect(res.statusCode).toBe(200)
+    expect(setCookies(res)).toEqual(['john=; Expires=Thu, 01 Jan 1970 00:00:00 GMT'])
+  })
+
+  it('clearCookie(name, options) keeps the other cookies in their order', async () => {
+    const res = await respond((c) => {
+      c.cookie({ name: 'a', value: '1' }).cookie({ name: 'john', value: 'doe', domain: 'example.com' })
+      c.append('Set-Cookie', 'john=x; Path=/other').cookie({ name: 'b', value: '2' })
+      c.clearCookie('john', { path: '/api' }).sendString('')
+    })
+    expect(setCookies(res)).toEqual(['a=1', 'b=2', 'john=; Path=/api; Expires=Thu, 01 Jan 1970 00:00:00 GMT'])
+  })
+
+  it('clearCookie() without names replaces pending cookies of every request cookie', async () => {
+    const res = await respond(
+      (c) => c.cookie({ name: 'a', value: 'new' }).cookie({ name: 'z', value: '1' }).clearCookie().sendString(''),
+      {
+        cookie: 'a=1; b=2',
+      },
+    )
+    expect(setCookies(res)).toEqual([
+      'z=1',
+      'a=; Expires=Thu, 01 Jan 1970 00:00:00 GMT',
+      'b=; Expires=Thu, 01 Jan 1970 00:00:00 GMT',
+    ])
+  })
+
+  it('cookie() again for the same name, path and domain replaces the pending one', async () => {
+    const res = await respond((c) =>
+      c
+        .cookie({ name: 'sid', value: '1', path: '/app', domain: 'Example.com' })
+        .cookie({ name: 'sid', value: '2', path: '/app', domain: '.example.com', httpOnly: true })
+        .sendString(''),
+    )
+    expect(setCookies(res)).toEqual(['sid=2; Domain=.example.com; Path=/app; HttpOnly'])
+  })
+
+  it('cookie() for the same name on another path or domain is another cookie, and both are sent', async () => {
+    const res = await respond((c) =>
+      c
+        .cookie({ name: 'sid', value: '1', path: '/a' })
+        .cookie({ name: 'sid', value: '2', path: '/b' })
+        .cookie({ name: 'sid', value: '3', path: '/b', domain: 'example.com' })
+        .cookie({ name: 'sidx', value: '4', path: '/a' })
+        .sendString(''),
+    )
+    expect(setCookies(res)).toEqual([
+      'sid=1; Path=/a',
+      'sid=2; Path=/b',
+      'sid=3; Domain=example.com; Path=/b',
+      'sidx=4; Path=/a',
+    ])
+  })
+
+  it('an invalid name in clearCookie() is a 400', async () => {
+    const res = await respond((c) => c.cookie({ name: 'a', value: '1' }).clearCookie('a', 'b c'))
+    expect(res.statusCode).toBe(400)
+    expect(res.json().code).toBe('WEFT_INVALID_HEADER')
+  })
+
+  it('clearCookie() of many request cookies costs time linear in their number', async () => {
+    const timeFor = async (count: number) => {
+      const cookie = Array.from({ length: count }, (_, i) => `c${i}=1`).join('; ')
+      let best = Number.POSITIVE_INFINITY
+      for (let round = 0; round < 5; round++) {
+        const started = performance.now()
+        const res = await respond((c) => c.clearCookie().sendString(''), { cookie })
+        best = Math.min(best, performance.now() - started)
+        expect(setCookies(res)).toHaveLength(count)
+      }
+      return best
+    }
+    await timeFor(100) // warm-up
+    const small = await timeFor(1000)
+    const large = await timeFor(4000)
+    expect(large / small).toBeLessThan(8)
+  })
+})

@@ -5,7 +5,7 @@ import { setAttachment, setType } from './content-type.js'
 import { type ClearCookieOptions, type Cookie, clearCookies, setCookie } from './cookies.js'
 import { RequestCtx } from './ctx-request.js'
 import { NoViewsError } from './errors.js'
-import { addLinks, addVary, appendHeader, respHeader, respHeaders, setHeader } from './headers.js'
+import { addVary, appendHeader, respHeader, respHeaders, setHeader, setLinks } from './headers.js'
 import { encodeLocation } from './location.js'
 import { redirect, sameOriginReferer } from './redirect.js'
 import { type RouteURLParams, routeURL } from './routes.js'
@@ -54,9 +54,9 @@ export class ResponseCtx extends RequestCtx {
     return this
   }
 
-  /** Adds `<url>; rel="rel"` entries to the Link header: `links(url1, rel1, url2, rel2, ...)`. */
+  /** Sets the Link header to `<url>; rel="rel"` entries: `links(url1, rel1, url2, rel2, ...)` (a later call replaces it). */
   links(...urlRelPairs: string[]): this {
-    addLinks(this, urlRelPairs)
+    setLinks(this, urlRelPairs)
     return this
   }
 

@@ -56,9 +56,24 @@ describe('links', () => {
     expect(res.headers.link).toBe('<http://api.example.com/users?page=2>; rel="next",</users?page=5>; rel="last"')
   })
 
-  it('escapes the rel as a quoted string and appends to an existing Link', async () => {
-    const res = await respond((c) => c.links('/a', 'x"y').links('/b', 'z').sendString(''))
-    expect(res.headers.link).toBe('</a>; rel="x\\"y",</b>; rel="z"')
+  it('escapes the rel as a quoted string', async () => {
+    const res = await respond((c) => c.links('/a', 'x"y').sendString(''))
+    expect(res.headers.link).toBe('</a>; rel="x\\"y"')
+  })
+
+  it('replaces the Link header on a second call, as Fiber does', async () => {
+    const res = await respond((c) => c.links('/a', 'next', '/z', 'last').links('/b', 'prev').sendString(''))
+    expect(res.statusCode).toBe(200)
+    expect(res.headers.link).toBe('</b>; rel="prev"')
+  })
+
+  it('replaces a Link set with set() and leaves it alone when called without pairs', async () => {
+    const res = await respond((c) => {
+      c.set('Link', '</old>; rel="x"').links('/new', 'next')
+      c.links()
+      c.sendString('')
+    })
+    expect(res.headers.link).toBe('</new>; rel="next"')
   })
 })
 

@@ -89,10 +89,11 @@ export function addVary(c: CtxBase, fields: string[]): void {
 }
 
 /**
- * Appends `<url>; rel="rel"` entries, joined by `,`, to the Link header. The rel is a quoted
- * string (`"` and `\` escaped); a last URL without a rel is added as `<url>`, as Fiber does.
+ * Sets the Link header to `<url>; rel="rel"` entries joined by `,`, replacing an earlier Link as
+ * Fiber does (a second call is the response's new list, not more of it). The rel is a quoted
+ * string (`"` and `\` escaped); a last URL without a rel is added as `<url>`; no pairs: unchanged.
  */
-export function addLinks(c: CtxBase, pairs: string[]): void {
+export function setLinks(c: CtxBase, pairs: string[]): void {
   let entries = ''
   for (let i = 0; i < pairs.length; i += 2) {
     const url = linkURL(pairs[i] as string)
@@ -102,9 +103,7 @@ export function addLinks(c: CtxBase, pairs: string[]): void {
     }
     entries += `,<${url}>; rel="${linkRel(pairs[i + 1] as string)}"`
   }
-  if (entries === '') return
-  const existing = current(c, 'link')
-  c._res.header('link', existing === '' ? entries.slice(1) : `${existing}${entries}`)
+  if (entries !== '') c._res.header('link', entries.slice(1))
 }
 
 // A page's next and prev links pass here on every list response, and most values need no

@@ -1,9 +1,9 @@
 import { isIP } from 'node:net'
 import type { TLSSocket } from 'node:tls'
-import { domainToUnicode } from 'node:url'
 import fresh from 'fresh'
 import { mimeOf } from './content-type.js'
 import type { CtxBase } from './ctx-base.js'
+import { decodeHostName } from './idn.js'
 import { NO_TRUST } from './proxy-trust.js'
 
 type HeaderValue = string | string[] | undefined
@@ -143,7 +143,7 @@ export function subdomains(c: CtxBase, offset: number): string[] {
   if (!(offset >= 0)) return []
   let name = hostname(c)
   if (name === '' || name.startsWith('[') || isIP(name) !== 0) return []
-  if (name.includes('xn--')) name = domainToUnicode(name) || name
+  name = decodeHostName(name)
   const labels = name.split('.')
   const keep = labels.length - Math.trunc(offset)
   if (offset === 0) return labels

@@ -61,7 +61,8 @@ describe('getRouteURL', () => {
     ['files', { '*': 'docs/read me.txt' }, '/files/docs/read%20me.txt'],
     ['files', { '*1': 'a/b' }, '/files/a/b'],
     ['posts', { year: 2024, slug: 'hello' }, '/posts/2024/hello'],
-    ['posts', { year: 2024 }, '/posts/2024'],
+    ['posts', { year: 2024 }, '/posts/2024/'],
+    ['posts', { year: 2024, slug: '' }, '/posts/2024/'],
     ['numeric', { id: 7 }, '/n/7'],
     ['admin.settings', {}, '/admin/settings'],
   ])('%s with %j → %s', async (name, params, expected) => {
@@ -114,6 +115,26 @@ describe('redirect, redirectToRoute, redirectBack', () => {
     const res = await url((c) => c.redirect('/there'))
     expect([res.statusCode, res.headers.location, res.body]).toEqual([302, '/there', ''])
     expect((await url((c) => c.redirect('/there', 301))).statusCode).toBe(301)
+  })
+
+  it('redirects to a route with its optional parameter absent as Fiber does, keeping the slash', async () => {
+    const app = await appWithRoutes()
+    app.get(
+      '/user/:name?',
+      { config: { name: 'user' } },
+      handle((c) => c.json(c.params('name'))),
+    )
+    app.get(
+      '/go',
+      handle((c) => c.redirectToRoute('user', { queries: { tab: 'a' } })),
+    )
+    const res = await app.inject('/go')
+    expect(res.statusCode).toBe(302)
+    expect(res.headers.location).toBe('/user/?tab=a')
+    expect(res.body).toBe('')
+    // and the location is served by that route
+    const followed = await app.inject(res.headers.location as string)
+    expect(followed.statusCode).toBe(200)
   })
 
   it('redirects to a named route with queries', async () => {

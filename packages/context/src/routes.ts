@@ -90,7 +90,7 @@ function skipRegex(pattern: string, start: number): number {
 
 /**
  * Fills the `:params` and wildcard of a Fastify route pattern, URL-encoding each value (wildcards
- * keep their `/`), drops a missing optional parameter with its slash, and appends `queries`.
+ * keep their `/`), leaves a missing optional parameter empty (its slash stays), and appends `queries`.
  */
 export function fillRoute(name: string, pattern: string, params: RouteURLParams): string {
   let out = ''
@@ -107,10 +107,10 @@ export function fillRoute(name: string, pattern: string, params: RouteURLParams)
       const optional = pattern[j] === '?'
       if (optional) j++
       const value = paramValue(params, key)
+      // a missing optional parameter leaves its slash, as Fiber does: `/user/:name?` → `/user/`
       if (value !== '') out += encodeURIComponent(value)
-      else if (optional) out = out.endsWith('/') && out.length > 1 ? out.slice(0, -1) : out
-      else if (params[key] === '') throw new EmptyRouteParamError(name, key)
-      else throw new RouteParamMissingError(name, key)
+      else if (!optional && params[key] === '') throw new EmptyRouteParamError(name, key)
+      else if (!optional) throw new RouteParamMissingError(name, key)
       i = j - 1
     } else if (ch === '*') {
       const value = paramValue(params, '*') || paramValue(params, '*1')

@@ -1,7 +1,9 @@
+import Fastify from 'fastify'
 import { afterAll, describe, expect, it } from 'vitest'
 import { echoApp, getJSON } from '../test/echo-app.js'
 import { resolveConfig } from './config.js'
 import { encodeCursor } from './cursor.js'
+import { fromContext, paginate } from './index.js'
 
 const app = echoApp({ allowedSorts: ['id', 'price', 'name'] })
 afterAll(() => app.close())
@@ -52,6 +54,48 @@ describe('paginate: page and limit', () => {
   it('caps start at Number.MAX_SAFE_INTEGER for huge pages', async () => {
     const { body } = await getJSON(app, '/items?page=9007199254740991&limit=100')
     expect(body.start).toBe(Number.MAX_SAFE_INTEGER)
+  })
+})
+
+describe('paginate: defaultPage', () => {
+  const third = echoApp({ defaultPage: 3, allowedSorts: ['id'] })
+  afterAll(() => third.close())
+
+  it('is the page of a request that names none, and start() follows it', async () => {
+    const { status, body } = await getJSON(third, '/items')
+    expect(status).toBe(200)
+    expect(body).toMatchObject({ page: 3, limit: 10, offset: 0, cursor: '', start: 20 })
+  })
+
+  it('applies with a limit and a sort, and to an unparsable page', async () => {
+    expect((await getJSON(third, '/items?limit=5&sort=id')).body).toMatchObject({ page: 3, limit: 5, start: 10 })
+    expect((await getJSON(third, '/items?page=abc&limit=5')).body).toMatchObject({ page: 3, start: 10 })
+  })
+
+  it('gives way to a page or an offset the request names', async () => {
+    expect((await getJSON(third, '/items?page=1')).body).toMatchObject({ page: 1, start: 0 })
+    expect((await getJSON(third, '/items?offset=0')).body).toMatchObject({ page: 1, offset: 0, start: 0 })
+    expect((await getJSON(third, '/items?offset=7')).body).toMatchObject({ offset: 7, start: 7 })
+  })
+
+  it('links from it: page links around defaultPage, and a cursor walk that goes on from its rows', async () => {
+    const app = Fastify()
+    app.get('/items', { onRequest: paginate({ defaultPage: 3 }) }, async (request) => {
+      const page = fromContext(request)!
+      const pageLinks = { next: page.nextPageURL(request.url), prev: page.previousPageURL(request.url) }
+      page.setNextCursor({ id: page.start() + page.limit })
+      return { pageLinks, links: page.links(request.url), token: page.nextCursor, mode: page.mode }
+    })
+    const { status, body } = await getJSON(app, '/items?limit=5')
+    expect(status).toBe(200)
+    expect(body.pageLinks).toEqual({ next: '/items?limit=5&page=4', prev: '/items?limit=5&page=2' })
+    expect(body.mode).toBe('cursor')
+    expect(body.links).toEqual({ next: `/items?limit=5&cursor=${body.token}`, prev: null })
+  })
+
+  it('is not used once a cursor token positions the rows: page 1, start() 0', async () => {
+    const cursor = token({ id: 42 })
+    expect((await getJSON(third, `/items?cursor=${cursor}`)).body).toMatchObject({ cursor, page: 1, start: 0 })
   })
 })
 

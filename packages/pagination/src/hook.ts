@@ -1,7 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { type PaginationConfig, resolveConfig } from './config.js'
 import { currentPageInfo, kPageInfo, useAsyncContext } from './context.js'
+import { kForeign } from './page-info.js'
 import { parsePageInfo } from './parse.js'
+import { foreignPrefix } from './request-target.js'
 
 /** A callback-style Fastify hook, usable as `onRequest` or `preHandler`. */
 export type PaginationHook = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void
@@ -33,6 +35,8 @@ export function paginate(config?: PaginationConfig): PaginationHook {
       done(error as Error)
       return
     }
+    // links built from the request URL keep only its path and query (absolute-form targets)
+    info[kForeign] = foreignPrefix(request.raw.url ?? '') || foreignPrefix(request.originalUrl ?? '')
     ;(request.raw as { [kPageInfo]?: unknown })[kPageInfo] = info
     if (asyncContext) currentPageInfo.run(info, done)
     else done()

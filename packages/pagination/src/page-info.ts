@@ -1,6 +1,7 @@
 import { DEFAULT_CONFIG, type ResolvedConfig } from './config.js'
 import { type CursorValues, decodeCursor, encodeCursor } from './cursor.js'
 import { rewriteQuery } from './links.js'
+import { onOwnOrigin } from './request-target.js'
 import type { SortField, SortOrder } from './sort.js'
 
 /** @internal The config that produced a PageInfo (keys for links, secret for tokens). */
@@ -9,6 +10,8 @@ export const kConfig = Symbol('weft.pagination.config')
 export const kValues = Symbol('weft.pagination.values')
 /** @internal The sort as parsed from the request, before any `sortBy`. */
 export const kParsedSort = Symbol('weft.pagination.parsedSort')
+/** @internal The start of the request target that links must not keep (`foreignPrefix`). */
+export const kForeign = Symbol('weft.pagination.foreign')
 
 /**
  * How a request pages. `cursor`: it carries a cursor, or names neither a page nor an offset (the
@@ -60,7 +63,10 @@ export interface PageInfoJSON {
 export class PageInfo {
   /** How this request pages (see `PagingMode`). */
   mode: PagingMode
-  /** Page number (1-based): in offset mode the page the first row falls on; 1 in cursor mode (unused). */
+  /**
+   * Page number (1-based): in offset mode the page the first row falls on; `defaultPage` when the
+   * request names no page (also on a cursor walk's first page); 1 with a cursor token (unused).
+   */
   page: number
   /** Items per page, between 1 and the config's `maxLimit`. */
   limit: number
@@ -79,7 +85,9 @@ export class PageInfo {
   /** @internal */
   [kValues]: CursorValues | undefined;
   /** @internal */
-  [kParsedSort]: readonly SortField[]
+  [kParsedSort]: readonly SortField[];
+  /** @internal */
+  [kForeign]: string
 
   constructor(init?: PageInfoInit) {
     this.limit = init?.limit ?? DEFAULT_CONFIG.defaultLimit
@@ -88,25 +96,29 @@ export class PageInfo {
     this.cursor = init?.cursor ?? ''
     this.mode = init?.mode ?? (this.cursor !== '' ? 'cursor' : this.offset > 0 ? 'offset' : 'page')
     if (this.mode === 'cursor') this.offset = 0
+    // A cursor walk's first page (no token yet) is where `page` points, `defaultPage` when the
+    // request names none; with a token the keyset positions the rows and the page is unknown (1).
     this.page =
-      this.mode === 'cursor'
-        ? 1
-        : this.mode === 'offset'
-          ? Math.floor(this.offset / this.limit) + 1
+      this.mode === 'offset'
+        ? Math.floor(this.offset / this.limit) + 1
+        : this.mode === 'cursor' && this.cursor !== ''
+          ? 1
           : Math.max(init?.page ?? 1, 1)
     this.hasMore = false
     this.nextCursor = ''
     this[kConfig] = DEFAULT_CONFIG
     this[kValues] = undefined
     this[kParsedSort] = this.sort
+    this[kForeign] = ''
   }
 
   /**
-   * Index of the first item: the offset in offset mode, `(page - 1) x limit` in page mode (capped
-   * at `Number.MAX_SAFE_INTEGER`); 0 in cursor mode (the cursor's keyset condition positions it).
+   * Index of the first item: the offset in offset mode, `(page - 1) x limit` in page mode and on
+   * the first page of a cursor walk (capped at `Number.MAX_SAFE_INTEGER`); 0 for a request with a
+   * cursor token (the cursor's keyset condition positions it).
    */
   start(): number {
-    if (this.mode === 'cursor') return 0
+    if (this.mode === 'cursor' && this.cursor !== '') return 0
     if (this.mode === 'offset') return this.offset
     return this.page > 1 ? Math.min((this.page - 1) * this.limit, Number.MAX_SAFE_INTEGER) : 0
   }
@@ -180,7 +192,7 @@ export class PageInfo {
     if (!this.hasMore || this.nextCursor === '') return ''
     const { pageKey, offsetKey, cursorKey: configCursorKey, cursorParam } = this[kConfig]
     return rewriteQuery(
-      baseURL,
+      onOwnOrigin(baseURL, this[kForeign]),
       [
         [cursorKey, this.nextCursor],
         [limitKey, String(this.limit)],
@@ -224,7 +236,7 @@ export class PageInfo {
   #offsetURL(baseURL: string, offset: number, limit: number, pageKey: string, limitKey: string): string {
     const { offsetKey, cursorKey, cursorParam } = this[kConfig]
     return rewriteQuery(
-      baseURL,
+      onOwnOrigin(baseURL, this[kForeign]),
       [
         [offsetKey, String(offset)],
         [limitKey, String(limit)],
@@ -236,7 +248,7 @@ export class PageInfo {
   #pageURL(baseURL: string, page: number, pageKey: string, limitKey: string): string {
     const { offsetKey, cursorKey, cursorParam } = this[kConfig]
     return rewriteQuery(
-      baseURL,
+      onOwnOrigin(baseURL, this[kForeign]),
       [
         [pageKey, String(page)],
         [limitKey, String(this.limit)],
