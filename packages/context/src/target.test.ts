@@ -32,6 +32,10 @@ describe('an absolute-form request line', () => {
       '/api/again',
       handle((c) => c.redirect(c.originalURL())),
     )
+    app.get(
+      '/api/restarted',
+      handle((c) => (c.locals('again') ? c.sendString('restarted') : c.locals('again', true) && c.restartRouting())),
+    )
     await app.listen({ port: 0, host: '127.0.0.1' })
     port = (app.server.address() as AddressInfo).port
   })
@@ -50,6 +54,12 @@ describe('an absolute-form request line', () => {
     const { status, head } = await rawGet(port, 'http://evil.example/api/again?x=1')
     expect(status).toBe(302)
     expect(head).toContain('\r\nlocation: /api/again?x=1\r\n')
+  })
+
+  it('restartRouting() routes the path of the target, not its host', async () => {
+    const { status, body } = await rawGet(port, 'http://evil.example/api/restarted?x=1')
+    expect(status).toBe(200)
+    expect(body).toBe('restarted')
   })
 
   it('an origin-form target is returned as received', async () => {
