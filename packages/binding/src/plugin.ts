@@ -15,6 +15,7 @@ import { InvalidUtf8Error } from './errors.js'
 import { noteJsonText } from './json-text.js'
 import { deferMultipart } from './multipart.js'
 import { cborTypes, keepRawBodies, msgpackTypes } from './raw-bodies.js'
+import { acceptUntypedBodies } from './untyped-body.js'
 import { utf8Text } from './utf8.js'
 
 /**
@@ -84,6 +85,7 @@ async function plugin(fastify: FastifyInstance, options: WeftBindingOptions): Pr
   }
   const jsonSuffix = /^[a-z]+\/[^;\s]+\+json(;|$)/i
   if (!fastify.hasContentTypeParser(jsonSuffix)) addKeepingParser(fastify, kept, jsonSuffix, jsonParser(fastify))
+  acceptUntypedBodies(fastify, kept)
   if (options.multipart !== false && !fastify.hasContentTypeParser('multipart/form-data')) {
     fastify.addContentTypeParser('multipart/form-data', deferMultipart)
   }
