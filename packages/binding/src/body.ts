@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify'
 import type { BinaryDecoder, BindingConfig } from './config.js'
 import type { RawMap } from './decode-map.js'
 import { BindError, BindingSetupError, BindSource, InvalidUtf8Error } from './errors.js'
+import { checkJsonDepth } from './json-depth.js'
 import { toRawMap } from './sources.js'
 import { utf8Text } from './utf8.js'
 import { xmlEntityDecoder } from './xml-entities.js'
@@ -58,6 +59,7 @@ export function jsonBody(request: FastifyRequest, isJsonType: boolean): unknown 
     return {}
   }
   try {
+    checkJsonDepth(raw)
     return JSON.parse(raw)
   } catch (err) {
     throw new BindError(BindSource.Body, '', err as Error)

@@ -12,6 +12,7 @@ import {
   type StructValidator,
 } from './config.js'
 import { InvalidUtf8Error } from './errors.js'
+import { checkJsonDepth } from './json-depth.js'
 import { noteJsonText } from './json-text.js'
 import { deferMultipart } from './multipart.js'
 import { cborTypes, keepRawBodies, msgpackTypes } from './raw-bodies.js'
@@ -107,6 +108,13 @@ function jsonParser(fastify: FastifyInstance): FastifyBodyParser<Buffer> {
     const text = utf8Text(body)
     if (text === undefined) {
       done(new InvalidUtf8Error(), undefined)
+      return
+    }
+    // a large body nested deep costs the parser far more than its size (json-depth.ts)
+    try {
+      checkJsonDepth(text)
+    } catch (error) {
+      done(error as Error, undefined)
       return
     }
     noteJsonText(body, text)

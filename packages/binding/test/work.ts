@@ -15,22 +15,24 @@ async function fastest(run: () => Promise<unknown>, repetitions: number): Promis
 /**
  * Asserts that the request built by `request(size)` costs about linear time in `size`: at four
  * times the size, at most eight times the time (a quadratic path gives sixteen or more). Times
- * under 2 ms count as 2 ms, so that timer noise on a busy machine does not fail a fast path.
+ * under 3 ms count as 3 ms, so that timer noise on a busy machine does not fail a fast path.
  * Returns the answer to the larger request, for the test to check what the client saw.
  */
 export async function expectLinearWork(
   app: FastifyInstance,
   request: (size: number) => InjectOptions,
   size: number,
-  repetitions = 5,
+  repetitions = 7,
 ): Promise<LightMyRequestResponse> {
   const small = request(size)
   const large = request(size * 4)
+  // both sizes once first: the first run of a path pays for its compilation
   await app.inject(small)
+  await app.inject(large)
   const smallTime = await fastest(() => app.inject(small), repetitions)
   const largeTime = await fastest(() => app.inject(large), repetitions)
   expect(largeTime, `${size * 4}: ${largeTime.toFixed(1)} ms, ${size}: ${smallTime.toFixed(1)} ms`).toBeLessThanOrEqual(
-    Math.max(smallTime, 2) * 8,
+    Math.max(smallTime, 3) * 8,
   )
   return app.inject(large)
 }
