@@ -40,13 +40,14 @@ function text(body: unknown): string | undefined {
  * string, even one that looks like JSON), and only a parser of the app's own that kept the bytes
  * (a Buffer) is decoded here. Any other body that is still text or bytes (`text/plain`, no
  * Content-Type, an app's `application/octet-stream` parser) is decoded as JSON, as Fiber decodes
- * the bytes whatever the header. An empty body of a JSON type is a `BindError` (there is no JSON
- * value to bind, as in Fiber); of another type, or absent, it is `{}` (no fields).
+ * the bytes whatever the header. An empty body of a JSON type is a `BindError` with `emptyIsError`
+ * (`body()`: there is no JSON value to bind, as in Fiber); else, like an absent one, it is `{}`
+ * (no fields: the validator names the required ones).
  */
-export function jsonBody(request: FastifyRequest, isJsonType: boolean): unknown {
+export function jsonBody(request: FastifyRequest, isJsonType: boolean, emptyIsError: boolean): unknown {
   const body = request.body
   if (body === undefined) {
-    if (isJsonType) throw emptyBody('JSON')
+    if (isJsonType && emptyIsError) throw emptyBody('JSON')
     return {}
   }
   // `ArrayBuffer.isView` first: V8 inlines it, where `Buffer.isBuffer` is an `instanceof` walk
@@ -55,7 +56,7 @@ export function jsonBody(request: FastifyRequest, isJsonType: boolean): unknown 
   const raw = text(body)
   if (raw === undefined) return body
   if (raw.trim() === '') {
-    if (isJsonType) throw emptyBody('JSON')
+    if (isJsonType && emptyIsError) throw emptyBody('JSON')
     return {}
   }
   try {

@@ -103,7 +103,6 @@ describe('a body without Content-Type', () => {
 describe('an empty body of a document type', () => {
   it.each([
     ['body', 'application/json', 'JSON'],
-    ['json', 'application/json', 'JSON'],
     ['body', 'application/problem+json', 'JSON'],
     ['body', 'application/xml', 'XML'],
     ['xml', 'text/xml', 'XML'],
@@ -126,6 +125,14 @@ describe('an empty body of a document type', () => {
       code: 'WEFT_BIND_ERROR',
       message: 'cannot bind body: the JSON request body is empty',
     })
+  })
+
+  it('binds as no fields with json(), so that the validator names the required fields', async () => {
+    const Login = Type.Object({ email: Type.String(), password: Type.String() })
+    const app = await makeApp((request) => bind(request).json(Login))
+    const res = await app.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/json' } })
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toMatchObject({ code: 'WEFT_VALIDATION_FAILED', message: expect.stringContaining('email') })
   })
 
   it('is not a source of all(), sent with a length or chunked', async () => {

@@ -134,7 +134,8 @@ export function readJson(target: Target, schema: TSchema, step: Step): unknown {
   if (format !== 'json' && (step.options?.requireContentType === true || isOtherFormat(target, mediaType, format))) {
     throw new UnsupportedMediaTypeError(mediaType, expectedTypes.json)
   }
-  return decodeTreeBody(target, schema, 'json', step, jsonBody(target.request, format === 'json'))
+  // an empty JSON body is no fields here: the validator names the required ones
+  return decodeTreeBody(target, schema, 'json', step, jsonBody(target.request, format === 'json', false))
 }
 
 function isOtherFormat(target: Target, mediaType: string, format: string | undefined): boolean {
@@ -159,7 +160,7 @@ export function readTree(target: Target, schema: TSchema, format: TreeFormat, st
   const { request, config } = target
   const value =
     format === 'json'
-      ? jsonBody(request, formatOf(mediaTypeOf(request)) === 'json')
+      ? jsonBody(request, formatOf(mediaTypeOf(request)) === 'json', true)
       : format === 'xml'
         ? xmlBody(request)
         : binaryBody(request, config, format)
