@@ -124,7 +124,7 @@ function jsonParser(fastify: FastifyInstance): FastifyBodyParser<Buffer> {
 
 /**
  * Registers `@weft/binding`: its settings and body parsers for urlencoded forms, multipart forms,
- * XML and `+json` types (each only where none exists; no hooks).
+ * XML, `+json` types and bodies without a Content-Type (each only where none exists; no hooks).
  * `bind(request)` also works without it, with the defaults.
  */
 export const weftBinding: FastifyPluginAsync<WeftBindingOptions> = fp(plugin, {
