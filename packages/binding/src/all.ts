@@ -1,4 +1,5 @@
 import type { TSchema } from 'typebox'
+import { bodyBytes } from './body-bytes.js'
 import { hasBody } from './content-type.js'
 import { BindError, BindSource } from './errors.js'
 import { defaultOf, planFor } from './plan.js'
@@ -64,7 +65,7 @@ export async function bindAll(target: Target, schema: TSchema, files: boolean): 
   const step: Step = { options: files ? undefined : { files: false }, defaults: false }
   const out: Record<string, unknown> = {}
   for (const name of sourcesOf(schema)) {
-    if (name === 'body' && !hasBody(target.request)) continue
+    if (name === 'body' && !bodyCounts(target)) continue
     const partial = (await readSource(target, name, schema, step)) as Record<string, unknown>
     for (const key of Object.keys(partial)) {
       if (!Object.hasOwn(out, key) && partial[key] !== undefined) setProp(out, key, partial[key])
@@ -75,6 +76,15 @@ export async function bindAll(target: Target, schema: TSchema, files: boolean): 
     if (field.hasDefault && !Object.hasOwn(out, field.prop)) setProp(out, field.prop, defaultOf(field))
   }
   return out
+}
+
+/**
+ * Whether the body is a source: non-empty, with a Content-Type. A binding parser that kept bytes
+ * and produced no value read an empty JSON body (sent chunked, or coded), which is not one either.
+ */
+function bodyCounts(target: Target): boolean {
+  const { request } = target
+  return hasBody(request) && !(request.body === undefined && bodyBytes(request) !== undefined)
 }
 
 function readSource(target: Target, name: SourceName, schema: TSchema, step: Step): unknown {

@@ -35,16 +35,6 @@ describe('MessagePack bodies', () => {
     expect(res.json().code).toBe('WEFT_BIND_ERROR')
   })
 
-  it('answers a MessagePack body with how to enable it when msgpackBodies is missing', async () => {
-    const app = await makeApp((request) => bind(request).body(Point))
-    const res = await app.inject({ method: 'POST', url: '/', headers, payload })
-    expect(res.statusCode).toBe(500)
-    expect(res.json()).toMatchObject({
-      code: 'WEFT_MSGPACK_DISABLED',
-      message: expect.stringContaining('msgpackBodies'),
-    })
-  })
-
   it('says how to enable it when msgpackBodies is missing', async () => {
     const app = await makeApp((request) => bind(request).msgPack(Point))
     const res = await app.inject({

@@ -90,7 +90,8 @@ function decodeThenParse(
 
 /** Whether a Content-Type header names one of the kept media types. */
 export function isKeptType(kept: KeptTypes, header: string | undefined): boolean {
-  if (header === undefined) return false
+  // a body without a Content-Type: kept when binding accepts such bodies (untyped-body.ts)
+  if (header === undefined) return kept.names.has('')
   if (kept.names.has(header)) return true
   const mediaType = mediaTypeOfHeader(header)
   if (kept.names.has(mediaType)) return true

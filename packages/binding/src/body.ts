@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify'
 import type { BinaryDecoder, BindingConfig } from './config.js'
 import type { RawMap } from './decode-map.js'
 import { BindError, BindingSetupError, BindSource, InvalidUtf8Error } from './errors.js'
+import { checkJsonDepth } from './json-depth.js'
 import { toRawMap } from './sources.js'
 import { utf8Text } from './utf8.js'
 import { xmlEntityDecoder } from './xml-entities.js'
@@ -39,22 +40,36 @@ function text(body: unknown): string | undefined {
  * string, even one that looks like JSON), and only a parser of the app's own that kept the bytes
  * (a Buffer) is decoded here. Any other body that is still text or bytes (`text/plain`, no
  * Content-Type, an app's `application/octet-stream` parser) is decoded as JSON, as Fiber decodes
- * the bytes whatever the header. An absent or empty body is `{}` (no fields).
+ * the bytes whatever the header. An empty body of a JSON type is a `BindError` with `emptyIsError`
+ * (`body()`: there is no JSON value to bind, as in Fiber); else, like an absent one, it is `{}`
+ * (no fields: the validator names the required ones).
  */
-export function jsonBody(request: FastifyRequest, isJsonType: boolean): unknown {
+export function jsonBody(request: FastifyRequest, isJsonType: boolean, emptyIsError: boolean): unknown {
   const body = request.body
-  if (body === undefined) return {}
+  if (body === undefined) {
+    if (isJsonType && emptyIsError) throw emptyBody('JSON')
+    return {}
+  }
   // `ArrayBuffer.isView` first: V8 inlines it, where `Buffer.isBuffer` is an `instanceof` walk
   // (a kept Buffer, or any typed array, goes on to the checks below)
   if (isJsonType && !ArrayBuffer.isView(body)) return body
   const raw = text(body)
   if (raw === undefined) return body
-  if (raw.trim() === '') return {}
+  if (raw.trim() === '') {
+    if (isJsonType && emptyIsError) throw emptyBody('JSON')
+    return {}
+  }
   try {
+    checkJsonDepth(raw)
     return JSON.parse(raw)
   } catch (err) {
     throw new BindError(BindSource.Body, '', err as Error)
   }
+}
+
+/** A body of a document format (JSON, XML, MessagePack, CBOR) with no bytes: no value to bind. */
+function emptyBody(format: string): BindError {
+  return new BindError(BindSource.Body, '', `the ${format} request body is empty`)
 }
 
 /** The urlencoded body as a map (parsed by the plugin's parser, `@fastify/formbody`, or here). */
@@ -66,8 +81,11 @@ export function urlencodedBody(request: FastifyRequest): RawMap {
 /** The XML body's root element, as a tree of strings. */
 export function xmlBody(request: FastifyRequest): unknown {
   const raw = text(request.body)
-  if (raw === undefined) return request.body ?? {}
-  if (raw.trim() === '') return {}
+  if (raw === undefined) {
+    if (request.body === undefined) throw emptyBody('XML')
+    return request.body
+  }
+  if (raw.trim() === '') throw emptyBody('XML')
   let doc: Record<string, unknown>
   try {
     doc = xmlParser.parse(raw, true) as Record<string, unknown>
@@ -95,8 +113,11 @@ export function binaryBody(request: FastifyRequest, config: BindingConfig, forma
     )
   }
   const body = request.body
-  if (!Buffer.isBuffer(body)) return body ?? {}
-  if (body.length === 0) return {}
+  if (!Buffer.isBuffer(body)) {
+    if (body === undefined) throw emptyBody(setup[format].name)
+    return body
+  }
+  if (body.length === 0) throw emptyBody(setup[format].name)
   try {
     return decode(body)
   } catch (err) {

@@ -52,14 +52,21 @@ export function formatOf(mediaType: string): BodyFormat | undefined {
 }
 
 /** The media types each format accepts, for error messages. */
-export const expectedTypes: Record<BodyFormat | 'body', string> = {
+export const expectedTypes: Record<BodyFormat, string> = {
   json: 'application/json',
   form: 'application/x-www-form-urlencoded or multipart/form-data',
   multipart: 'multipart/form-data',
   xml: 'application/xml or text/xml',
   msgpack: 'application/vnd.msgpack',
   cbor: 'application/cbor',
-  body: 'JSON, a form, XML, MessagePack or CBOR',
+}
+
+/** The body formats `body()` accepts, for error messages: MessagePack and CBOR once enabled. */
+export function bodyTypes(enabled: { msgpack: unknown; cbor: unknown }): string {
+  const names = ['JSON', 'a form', 'XML']
+  if (enabled.msgpack !== undefined) names.push('MessagePack')
+  if (enabled.cbor !== undefined) names.push('CBOR')
+  return `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`
 }
 
 /** The seed's rule for `all()`: a body counts only when it is non-empty and has a Content-Type. */

@@ -100,6 +100,16 @@ export class InvalidUtf8Error extends Error {
 }
 
 /**
+ * A large JSON body that nests arrays and objects deeper than binding takes (256 levels): the
+ * parser's work grows faster than the body there. Raised by the plugin's JSON parser.
+ */
+export class NestingTooDeepError extends Error {
+  override readonly name = 'NestingTooDeepError'
+  readonly statusCode = 400
+  readonly code = 'WEFT_BODY_TOO_DEEP'
+}
+
+/**
  * A coded body (Content-Encoding) that one of the plugin's parsers would read, with no decoder
  * installed (`@weft/context` installs one): parsing the coded bytes would bind garbage or nothing.
  * The response says which coding the server takes (RFC 9110 §12.5.3).

@@ -18,6 +18,7 @@ export {
   BindingSetupError,
   BindSource,
   InvalidUtf8Error,
+  NestingTooDeepError,
   UnsupportedBodyEncodingError,
   UnsupportedMediaTypeError,
   ValidationError,

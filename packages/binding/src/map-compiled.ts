@@ -28,7 +28,8 @@ export function compileBuild<Slot, Options extends { defaults: boolean }>(
   const fields = plan.fields
   const lines: string[] = []
   const locals = fields.map((_, index) => `x${index}`)
-  if (locals.length > 0) lines.push(`let ${locals.join(', ')}, s, all = true`)
+  // declared even without fields (`Type.Object({})`): the code below tests `all`
+  lines.push(`let ${[...locals, 's', 'all = true'].join(', ')}`)
   fields.forEach((field, index) => {
     const local = locals[index] as string
     const path = JSON.stringify(field.key)

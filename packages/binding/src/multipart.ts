@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer'
 import type { FastifyRequest, RequestPayload } from 'fastify'
 import { configOf } from './config.js'
-import { BindingSetupError, UnsupportedMediaTypeError } from './errors.js'
+import { UnsupportedMediaTypeError } from './errors.js'
 import { BodyTooLargeError, FieldTooLargeError } from './multipart-errors.js'
 import { type MultipartForm, type PartFilter, type ResolvedLimits, readMultipart } from './multipart-read.js'
 import type { FileHeader } from './schema.js'
@@ -71,10 +71,9 @@ async function readForm(request: FastifyRequest, keep: PartFilter): Promise<Mult
   }
   const withParts = request as unknown as PartsRequest
   if (typeof withParts.parts === 'function') return readParts(withParts, limitsOf(request), bodyLimitOf(request), keep)
-  throw new BindingSetupError(
-    'WEFT_MULTIPART_DISABLED',
-    'multipart forms need the weftBinding plugin (or @fastify/multipart) registered on this app',
-  )
+  // a parser of the app's own (or a catch-all) let the body through: the client's choice of a
+  // type the app does not read as a form
+  throw new UnsupportedMediaTypeError(contentType, 'a form this server reads (multipart forms are not enabled)')
 }
 
 // The part of `@fastify/multipart`'s request API used when an app registered it itself (then

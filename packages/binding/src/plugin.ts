@@ -12,9 +12,11 @@ import {
   type StructValidator,
 } from './config.js'
 import { InvalidUtf8Error } from './errors.js'
+import { checkJsonDepth } from './json-depth.js'
 import { noteJsonText } from './json-text.js'
 import { deferMultipart } from './multipart.js'
 import { cborTypes, keepRawBodies, msgpackTypes } from './raw-bodies.js'
+import { acceptUntypedBodies } from './untyped-body.js'
 import { utf8Text } from './utf8.js'
 
 /**
@@ -84,6 +86,7 @@ async function plugin(fastify: FastifyInstance, options: WeftBindingOptions): Pr
   }
   const jsonSuffix = /^[a-z]+\/[^;\s]+\+json(;|$)/i
   if (!fastify.hasContentTypeParser(jsonSuffix)) addKeepingParser(fastify, kept, jsonSuffix, jsonParser(fastify))
+  acceptUntypedBodies(fastify, kept)
   if (options.multipart !== false && !fastify.hasContentTypeParser('multipart/form-data')) {
     fastify.addContentTypeParser('multipart/form-data', deferMultipart)
   }
@@ -107,6 +110,13 @@ function jsonParser(fastify: FastifyInstance): FastifyBodyParser<Buffer> {
       done(new InvalidUtf8Error(), undefined)
       return
     }
+    // a large body nested deep costs the parser far more than its size (json-depth.ts)
+    try {
+      checkJsonDepth(text)
+    } catch (error) {
+      done(error as Error, undefined)
+      return
+    }
     noteJsonText(body, text)
     parse(request, text, done)
   }
@@ -114,7 +124,7 @@ function jsonParser(fastify: FastifyInstance): FastifyBodyParser<Buffer> {
 
 /**
  * Registers `@weft/binding`: its settings and body parsers for urlencoded forms, multipart forms,
- * XML and `+json` types (each only where none exists; no hooks).
+ * XML, `+json` types and bodies without a Content-Type (each only where none exists; no hooks).
  * `bind(request)` also works without it, with the defaults.
  */
 export const weftBinding: FastifyPluginAsync<WeftBindingOptions> = fp(plugin, {

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { TSchema } from 'typebox'
 import { binaryBody, jsonBody, urlencodedBody, xmlBody } from './body.js'
 import type { BindingConfig } from './config.js'
-import { expectedTypes, formatOf, mediaTypeOf } from './content-type.js'
+import { bodyTypes, expectedTypes, formatOf, mediaTypeOf } from './content-type.js'
 import { decodeMap, fillsField, type MapOptions, type RawMap } from './decode-map.js'
 import { decodeRecord, isRecordSchema, normalizeBrackets, recordPlanFor } from './decode-record.js'
 import { decodeBody, type TreeMode, treeDecoderFor } from './decode-tree.js'
@@ -79,17 +79,23 @@ export async function readBody(target: Target, schema: TSchema, step: Step): Pro
   }
   const format = formatOf(mediaType)
   switch (format) {
-    case 'json':
-    case 'xml':
     case 'msgpack':
     case 'cbor':
+      // the client chose a format this app does not decode (its plugin is not registered): a
+      // 415, where an explicit `msgPack()`/`cbor()` call without it is the server's mistake
+      if (target.config[format] === undefined) {
+        throw new UnsupportedMediaTypeError(mediaType, bodyTypes(target.config))
+      }
+      return readTree(target, schema, format, step)
+    case 'json':
+    case 'xml':
       return readTree(target, schema, format, step)
     case 'form':
     case 'multipart':
       return readForm(target, schema, step)
     default:
       if (mediaType === '' && target.request.body == null) return readTree(target, schema, 'json', step)
-      throw new UnsupportedMediaTypeError(mediaType, expectedTypes.body)
+      throw new UnsupportedMediaTypeError(mediaType, bodyTypes(target.config))
   }
 }
 
@@ -128,7 +134,8 @@ export function readJson(target: Target, schema: TSchema, step: Step): unknown {
   if (format !== 'json' && (step.options?.requireContentType === true || isOtherFormat(target, mediaType, format))) {
     throw new UnsupportedMediaTypeError(mediaType, expectedTypes.json)
   }
-  return decodeTreeBody(target, schema, 'json', step, jsonBody(target.request, format === 'json'))
+  // an empty JSON body is no fields here: the validator names the required ones
+  return decodeTreeBody(target, schema, 'json', step, jsonBody(target.request, format === 'json', false))
 }
 
 function isOtherFormat(target: Target, mediaType: string, format: string | undefined): boolean {
@@ -153,7 +160,7 @@ export function readTree(target: Target, schema: TSchema, format: TreeFormat, st
   const { request, config } = target
   const value =
     format === 'json'
-      ? jsonBody(request, formatOf(mediaTypeOf(request)) === 'json')
+      ? jsonBody(request, formatOf(mediaTypeOf(request)) === 'json', true)
       : format === 'xml'
         ? xmlBody(request)
         : binaryBody(request, config, format)

@@ -148,7 +148,8 @@ class Writer {
     })
     body.push('  for (const key in v) {')
     body.push('    if (!Object.prototype.hasOwnProperty.call(v, key)) continue')
-    body.push(`    switch (key) { ${cases.join('; ')}; default: ${unknown} }`)
+    // an object schema without properties (`Type.Object({})`) has no case: every key is unknown
+    body.push(cases.length === 0 ? `    ${unknown}` : `    switch (key) { ${cases.join('; ')}; default: ${unknown} }`)
     body.push('  }')
     plan.props.forEach((prop, index) => {
       const local = locals[index] as string

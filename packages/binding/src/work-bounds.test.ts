@@ -1,0 +1,99 @@
+import { Type } from 'typebox'
+import { describe, expect, it } from 'vitest'
+import { makeApp, multipart } from '../test/helpers.js'
+import { expectLinearWork } from '../test/work.js'
+import { bind } from './index.js'
+
+// Each body decoder costs time linear in the body, whatever its shape: four times the bytes, at
+// most about four times the work (expectLinearWork allows eight; a quadratic path gives sixteen).
+const Target = Type.Object({
+  a: Type.Optional(Type.Array(Type.String())),
+  b: Type.Optional(Type.String()),
+  d: Type.Optional(Type.Array(Type.Object({ x: Type.Optional(Type.String()) }))),
+  n: Type.Optional(Type.Unknown()),
+})
+
+const size = 32 * 1024
+
+async function bodyApp() {
+  return makeApp(
+    async (request) => {
+      await bind(request).body(Target)
+      return { ok: true }
+    },
+    { enableSplittingOnParsers: true },
+  )
+}
+
+function post(contentType: string, payload: string) {
+  return { method: 'POST' as const, url: '/', headers: { 'content-type': contentType }, payload }
+}
+
+const form = 'application/x-www-form-urlencoded'
+
+describe('work per body is linear in its size', () => {
+  it.each([
+    ['a repeated form key', (n: number) => post(form, 'a=1&'.repeat(n / 4))],
+    ['a comma-split form value', (n: number) => post(form, `a=${',x'.repeat(n / 2)}`)],
+    ['a form key of many brackets', (n: number) => post(form, `d${'[x]'.repeat(n / 3)}=1`)],
+    ['a form key of unpaired brackets', (n: number) => post(form, `d${'['.repeat(n)}=1`)],
+    [
+      'indexed form keys',
+      (n: number) => post(form, Array.from({ length: n / 12 }, (_, i) => `d[${i % 1000}][x]=1`).join('&')),
+    ],
+    ['unknown form keys', (n: number) => post(form, Array.from({ length: n / 8 }, (_, i) => `k${i}=1`).join('&'))],
+    ['percent-encoded form text', (n: number) => post(form, `b=${'%41'.repeat(n / 3)}`)],
+    [
+      'JSON nested 256 levels deep',
+      (n: number) => post('application/json', `{"n":[${`${'['.repeat(256)}${']'.repeat(256)},`.repeat(n / 513)}1]}`),
+    ],
+    ['JSON escapes', (n: number) => post('application/json', `{"b":"${'\\u0041'.repeat(n / 6)}"}`)],
+    [
+      'JSON keys named constructor',
+      (n: number) => post('application/json', `{"n":[${'{"constructor":{}},'.repeat(n / 19)}1]}`),
+    ],
+    ['XML entities', (n: number) => post('application/xml', `<r><b>${'&amp;&#65;'.repeat(n / 10)}</b></r>`)],
+    [
+      'XML attributes',
+      (n: number) => post('application/xml', `<r ${Array.from({ length: n / 8 }, (_, i) => `a${i}="1"`).join(' ')}/>`),
+    ],
+    ['XML CDATA of brackets', (n: number) => post('application/xml', `<r><b><![CDATA[${']'.repeat(n)}]]></b></r>`)],
+    ['XML whitespace', (n: number) => post('application/xml', `<r>${' '.repeat(n)}<b>1</b></r>`)],
+    ['XML comments', (n: number) => post('application/xml', `<r>${'<!-- - -->'.repeat(n / 10)}</r>`)],
+    [
+      'a multipart value of boundary-like lines',
+      (n: number) => {
+        const body = multipart([{ name: 'b', value: '\r\n--'.repeat(n / 4) }])
+        return { method: 'POST' as const, url: '/', headers: body.headers, payload: body.payload }
+      },
+    ],
+  ])('%s', async (_name, request) => {
+    const app = await bodyApp()
+    const res = await expectLinearWork(app, request, size)
+    expect(res.statusCode).toBeLessThan(500)
+  })
+
+  it('refuses a large JSON body nested more than 256 levels deep with a 400, in linear time', async () => {
+    const app = await bodyApp()
+    const deep = (n: number) => post('application/json', `{"n":${'['.repeat(n / 2)}${']'.repeat(n / 2)}}`)
+    const res = await expectLinearWork(app, deep, size)
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toMatchObject({
+      code: 'WEFT_BODY_TOO_DEEP',
+      message: 'the JSON body is nested more than 256 levels deep',
+    })
+  })
+
+  it('parses a JSON body under 16 KiB whatever its nesting', async () => {
+    const app = await bodyApp()
+    const res = await app.inject(post('application/json', `{"n":${'['.repeat(4000)}${']'.repeat(4000)}}`))
+    expect(res.statusCode).toBe(200)
+  })
+
+  it('refuses XML nested too deep with a 400', async () => {
+    const app = await bodyApp()
+    const res = await app.inject(post('application/xml', `<r>${'<b>'.repeat(5000)}${'</b>'.repeat(5000)}</r>`))
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toMatchObject({ code: 'WEFT_BIND_ERROR', message: expect.stringContaining('nested') })
+  })
+})
