@@ -116,7 +116,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db: database.db,
     rateLimit: { max: settings.authRateLimit, timeWindow: settings.authRateWindowMs },
   })
-  await app.register(userRoutes, { db: database.db })
+  await app.register(userRoutes, {
+    db: database.db,
+    rateLimit: { max: settings.authRateLimit, timeWindow: settings.authRateWindowMs },
+  })
   await app.register(productRoutes, {
     db: database.db,
     cursorSecrets: [settings.secret, ...(settings.previousSecret ? [settings.previousSecret] : [])],
