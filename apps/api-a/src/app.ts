@@ -10,6 +10,7 @@ import { installCors } from './http/cors.js'
 import { installDocs } from './http/docs.js'
 import { frameworkErrors, installErrorHandling } from './http/error-handler.js'
 import { installHandlerTimeout } from './http/handler-timeout.js'
+import { closeSilentConnections } from './http/idle-connections.js'
 import { redactedPaths } from './http/logging.js'
 import { installNotFound } from './http/not-found.js'
 import { installSecurity } from './http/security.js'
@@ -38,6 +39,8 @@ function withRedaction(logger: FastifyServerOptions['logger']): FastifyServerOpt
 
 /** How long a request's bytes may take to arrive (`REQUEST_TIMEOUT_MS`). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000
+/** How long a new connection may stay silent before it is closed (`IDLE_CONNECTION_TIMEOUT_MS`). */
+export const DEFAULT_IDLE_CONNECTION_TIMEOUT_MS = 10_000
 
 /**
  * With `REDIS_URL`, the rate limits and password-attempt budgets every replica shares; each falls back to
@@ -85,6 +88,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Errors of Node's HTTP parser (malformed requests, oversized headers, the request timeout) get the envelope too.
     clientErrorHandler: clientErrorHandler(requestTimeout),
   })
+  closeSilentConnections(app.server, settings.idleConnectionTimeoutMs ?? DEFAULT_IDLE_CONNECTION_TIMEOUT_MS)
   // Bodies, ids and queries are read (and checked) in the handlers: the route schemas document them.
   app.setValidatorCompiler(() => () => true)
   // Unknown body fields are errors (400), not silently dropped: PATCH accepts only what it lists.
@@ -112,7 +116,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     db: database.db,
     rateLimit: { max: settings.authRateLimit, timeWindow: settings.authRateWindowMs },
   })
-  await app.register(userRoutes, { db: database.db })
+  await app.register(userRoutes, {
+    db: database.db,
+    rateLimit: { max: settings.authRateLimit, timeWindow: settings.authRateWindowMs },
+  })
   await app.register(productRoutes, {
     db: database.db,
     cursorSecrets: [settings.secret, ...(settings.previousSecret ? [settings.previousSecret] : [])],

@@ -49,7 +49,7 @@ describe.each(testDatabaseKinds())('HTTP behaviour on %s', (kind) => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
 
-  it.each(['?%E0%A4%A=1', '?limit[]=1', '?__proto__[x]=1', '?sort[]=x', '?x=%ZZ', '?page=abc&limit=-4'])(
+  it.each(['?%E0%A4%A=1', '?limit[]=1', '?__proto__[x]=1', '?sort[]=x', '?x=%ZZ', '?limit=-4'])(
     'lists products for the odd query %s (values it cannot read fall back to defaults)',
     async (query) => {
       const res = await t.app.inject({ method: 'GET', url: `/api/products${query}` })
@@ -57,6 +57,12 @@ describe.each(testDatabaseKinds())('HTTP behaviour on %s', (kind) => {
       expect(res.json().status).toBe('success')
     },
   )
+
+  it('refuses a page that is not an integer, naming it, whatever else the query holds', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/products?page=abc&limit=-4' })
+    expect(outcome(res)).toEqual({ status: 400, code: 'VALIDATION_FAILED' })
+    expect(res.json().errors).toEqual([expect.objectContaining({ field: 'page', rule: 'integer' })])
+  })
 
   it('answers a malformed JSON body with 400 BAD_REQUEST', async () => {
     const res = await t.app.inject({

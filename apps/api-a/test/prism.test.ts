@@ -160,6 +160,19 @@ describe('the OpenAPI document, checked by Prism in front of the running app', (
       offset: 0,
     })
     expect((await send('offset past the cap', '/api/products?offset=200000')).status).toBe(200)
+    expect((await send('negative limit', '/api/products?limit=-1')).status).toBe(200)
+    expect((await send('page past any page', '/api/products?page=99999999999999999999')).status).toBe(200)
+  })
+
+  it('refuses paging values that JSON Schema reads as integers but the document refuses in words', async () => {
+    // Prism reads `1e3` as the number 1000 and an empty value as none; the parameters say "in decimal digits".
+    const values: [name: string, path: string][] = [
+      ['offset with an exponent', '/api/products?offset=1e3'],
+      ['empty page', '/api/products?page='],
+    ]
+    for (const [name, path] of values) {
+      expect(codeOf(await send(name, path)), name).toEqual({ status: 400, code: 'VALIDATION_FAILED' })
+    }
   })
 
   it('sends requests the document itself refuses, and the server refuses them too', async () => {
@@ -198,6 +211,8 @@ describe('the OpenAPI document, checked by Prism in front of the running app', (
       ],
       ['no token', `/api/users/${state.otherId}`, {}, 401, 'UNAUTHENTICATED'],
       ['id that is not a number', '/api/products/abc', {}, 400, 'INVALID_ID'],
+      ['page that is a word', '/api/products?page=abc', {}, 400, 'VALIDATION_FAILED'],
+      ['page that is a fraction', '/api/products?page=1.5', {}, 400, 'VALIDATION_FAILED'],
       [
         'delete without a body',
         `/api/users/${state.otherId}`,

@@ -37,6 +37,7 @@ describe('settingsFromEnv', () => {
       trustProxy: false,
       handlerTimeoutMs: 15_000,
       requestTimeoutMs: 30_000,
+      idleConnectionTimeoutMs: 10_000,
       corsOrigins: [],
     })
   })
@@ -58,6 +59,7 @@ describe('settingsFromEnv', () => {
     ['SCRYPT_COST', '1000'],
     ['BODY_LIMIT', '-1'],
     ['HANDLER_TIMEOUT_MS', '0'],
+    ['IDLE_CONNECTION_TIMEOUT_MS', '0'],
   ])('refuses %s=%s', (key, value) => {
     expect(() => settingsFromEnv({ SECRET, [key]: value })).toThrow(new RegExp(key))
   })

@@ -13,6 +13,7 @@ import { installCors } from './http/cors.js'
 import { frameworkErrors, installErrorHandling } from './http/error-handler.js'
 import { messages, rateLimited } from './http/errors.js'
 import { installHandlerTimeout } from './http/handler-timeout.js'
+import { closeSilentConnections } from './http/idle-connections.js'
 import { loggerOptions } from './http/logging.js'
 import { installNotFound } from './http/not-found.js'
 import { registerOpenApi } from './http/openapi.js'
@@ -55,6 +56,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // And so do errors of Node's HTTP parser (malformed requests, oversized headers, the request timeout).
     clientErrorHandler: clientErrorHandler(settings.requestTimeoutMs),
   })
+  // A connection that sends nothing is closed sooner than a request that is still arriving.
+  closeSilentConnections(app.server, settings.idleConnectionTimeoutMs)
 
   // Before any route: it records their methods.
   installNotFound(app, routerOptions)

@@ -43,6 +43,11 @@ export interface Settings {
   /** A request whose bytes have not all arrived by then gets 408 and its socket closed (`REQUEST_TIMEOUT_MS`, 30000). */
   requestTimeoutMs: number
   /**
+   * A connection that has sent nothing this long after it opened is closed without an answer
+   * (`IDLE_CONNECTION_TIMEOUT_MS`, default 10000); once a byte has arrived, `requestTimeoutMs` applies.
+   */
+  idleConnectionTimeoutMs: number
+  /**
    * The origins whose pages may call the API from a browser (`CORS_ORIGINS`, comma-separated, or `*` for any);
    * none (the default) leaves CORS off.
    */
@@ -81,6 +86,7 @@ export const defaultSettings: Omit<Settings, 'secret'> = {
   passwordQueueMax: 64,
   trustProxy: false,
   requestTimeoutMs: 30_000,
+  idleConnectionTimeoutMs: 10_000,
   corsOrigins: [],
 }
 
@@ -100,6 +106,7 @@ export function checkSettings(settings: Settings): Settings {
     'bodyLimit',
     'handlerTimeoutMs',
     'requestTimeoutMs',
+    'idleConnectionTimeoutMs',
     'passwordQueueMax',
   ] as const
   for (const key of positive) {
@@ -136,6 +143,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
     passwordQueueMax: integer('PASSWORD_QUEUE_MAX', defaultSettings.passwordQueueMax),
     trustProxy: parseTrustProxy(env.TRUST_PROXY) ?? false,
     requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', defaultSettings.requestTimeoutMs),
+    idleConnectionTimeoutMs: integer('IDLE_CONNECTION_TIMEOUT_MS', defaultSettings.idleConnectionTimeoutMs),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS) ?? [],
   }
   if (parseCorsOrigins(env.CORS_ORIGINS) === undefined) {

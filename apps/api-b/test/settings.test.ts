@@ -13,6 +13,7 @@ describe('settings', () => {
       tokenTtlSeconds: 3600,
       port: 3001,
       bodyLimit: 16384,
+      idleConnectionTimeoutMs: 10_000,
       database: { kind: 'pglite', dataDir: '/tmp/x' },
     })
   })
@@ -49,6 +50,9 @@ describe('settings', () => {
   it('refuses numbers that are not positive integers, naming the setting', () => {
     expect(() => settingsFromEnv({ SECRET: TEST_SECRET, TOKEN_TTL_SECONDS: '1h' })).toThrow(/TOKEN_TTL_SECONDS/)
     expect(() => settingsFromEnv({ SECRET: TEST_SECRET, SCRYPT_COST: '1000' })).toThrow(/SCRYPT_COST/)
+    expect(() => settingsFromEnv({ SECRET: TEST_SECRET, IDLE_CONNECTION_TIMEOUT_MS: '0' })).toThrow(
+      /idleConnectionTimeoutMs/,
+    )
   })
 
   it('makes buildApp refuse a short secret too, before touching the database', async () => {

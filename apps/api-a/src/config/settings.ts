@@ -39,6 +39,11 @@ export interface Settings {
    */
   requestTimeoutMs?: number
   /**
+   * A connection that has sent nothing this many milliseconds after it opened is closed without an answer
+   * (`IDLE_CONNECTION_TIMEOUT_MS`, default 10000); once a byte has arrived, `requestTimeoutMs` applies.
+   */
+  idleConnectionTimeoutMs?: number
+  /**
    * A request whose handler is still running after this many milliseconds is answered 503
    * (`HANDLER_TIMEOUT_MS`, default 15000): the bound for a database that accepts connections and never answers.
    */
@@ -118,6 +123,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): Settings 
     authRateWindowMs: integer(env, 'AUTH_RATE_WINDOW_MS', 60_000, 1),
     trustProxy,
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1),
+    idleConnectionTimeoutMs: integer(env, 'IDLE_CONNECTION_TIMEOUT_MS', 10_000, 1),
     handlerTimeoutMs: integer(env, 'HANDLER_TIMEOUT_MS', 15_000, 1),
     redisUrl: env.REDIS_URL || undefined,
     corsOrigins,

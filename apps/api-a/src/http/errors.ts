@@ -18,7 +18,9 @@ const bearer = 'Bearer realm="api"'
 export const errorCatalogue = {
   VALIDATION_FAILED: {
     status: 400,
-    when: 'a body field is missing, has the wrong type, breaks a rule or is not accepted; `errors[]` names each',
+    when:
+      'a body field or query parameter is missing, has the wrong type, breaks a rule or is not accepted; `errors[]` ' +
+      'names each',
   },
   BAD_REQUEST: {
     status: 400,

@@ -7,6 +7,7 @@ import type { Database } from '../db/client.js'
 import { products } from '../db/schema.js'
 import { success } from '../http/envelope.js'
 import { forbidden, notFound } from '../http/errors.js'
+import { integerQuery } from '../http/query-integers.js'
 import { IdParams, SuccessEnvelopeSchema } from '../schemas/common.js'
 import { CreateProductBody, ListProductsQuery } from '../schemas/products.js'
 import { bodyErrors, idErrors, responses, serverErrors, tokenErrors } from '../schemas/responses.js'
@@ -36,19 +37,22 @@ export const productRoutes: FastifyPluginAsync<ProductRoutesOptions> = async (ap
   app.get(
     '/api/products',
     {
-      onRequest: list.hook,
+      // Values that are not integers are refused before the pagination hook, which clamps the integers.
+      onRequest: [integerQuery(['page', 'limit', 'offset']), list.hook],
       schema: {
         operationId: 'listProducts',
         tags: ['products'],
         summary: 'List products (page/limit/offset, sort, cursor)',
         description:
-          'Page, limit and offset are clamped to what the server serves (see each parameter), never refused; ' +
-          '`meta.pagination` says which values were applied.',
+          'Page, limit and offset are integers in decimal digits (an optional sign): any integer is accepted and ' +
+          'clamped to what the server serves (see each parameter), and `meta.pagination` says which values were ' +
+          'applied. Anything else (`abc`, `1.5`, `1e3`, an empty value, a parameter given twice) is a 400 ' +
+          '`VALIDATION_FAILED` whose `errors[]` names the parameter.',
         security: [],
         querystring: ListProductsQuery,
         response: responses(
           { 200: { description: 'a page of products and how it was cut', body: ProductListEnvelope } },
-          ['INVALID_CURSOR', ...serverErrors],
+          ['VALIDATION_FAILED', 'INVALID_CURSOR', ...serverErrors],
         ),
       },
     },

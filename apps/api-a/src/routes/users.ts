@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
+import { accountChangeLimit } from '../auth/account-changes.js'
 import { attemptKeys } from '../auth/attempts.js'
 import { assertPasswordBytes, normalizeEmail } from '../auth/normalize.js'
 import { requirePrincipal } from '../auth/plugin.js'
@@ -52,8 +53,18 @@ async function proveCurrentPassword(
   }
 }
 
+export interface UserRoutesOptions {
+  db: Database
+  /** Account changes (PATCH) per address and per account per window. */
+  rateLimit: { max: number; timeWindow: number }
+}
+
+/** The statuses of PATCH that come after the change is counted, and so carry the rate-limit headers. */
+const countedStatuses = [200, 409, 429]
+
 /** `/api/users/:id`: read, update and delete one's own account. */
-export const userRoutes: FastifyPluginAsync<{ db: Database }> = async (app, { db }) => {
+export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (app, { db, rateLimit }) => {
+  const changes = accountChangeLimit(app, rateLimit)
   // Tokens and account data must not be stored by any cache (RFC 6749 §5.1, RFC 9111): every answer here.
   app.addHook('onRequest', noStore)
   // Prepared once: the read route runs it on every request.
@@ -94,46 +105,52 @@ export const userRoutes: FastifyPluginAsync<{ db: Database }> = async (app, { db
         tags: ['users'],
         summary:
           'Update your username, email or password; email and password changes need current_password, password changes sign out every session',
+        description:
+          'Rate limited like registration: every change counts against your address and your account ' +
+          '(`AUTH_RATE_LIMIT` per `AUTH_RATE_WINDOW_MS` each, a 409 for a taken username or email included), ' +
+          'so the answers cannot be used to list the accounts. The answers that come after the count (200, 409, ' +
+          '429) carry `x-ratelimit-*`; over budget, 429 `RATE_LIMITED` with `Retry-After`.',
         security: secured,
         params: IdParams,
         body: UpdateUserBody,
-        response: responses({ 200: { description: 'the account as updated', body: UserEnvelope } }, [
-          ...accountErrors,
-          ...bodyErrors,
-          'CONFLICT',
-          'RATE_LIMITED',
-        ]),
+        response: responses(
+          { 200: { description: 'the account as updated', body: UserEnvelope } },
+          [...accountErrors, ...bodyErrors, 'CONFLICT', 'RATE_LIMITED'],
+          { rateLimited: countedStatuses },
+        ),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const id = await ownId(request)
       const body = await readBody(request, UpdateUserBody)
       const current = await loadUser(id)
-      const changes: Partial<typeof users.$inferInsert> = {}
-      if (body.username !== undefined) changes.username = body.username
-      if (body.email !== undefined) changes.email = normalizeEmail(body.email)
+      const update: Partial<typeof users.$inferInsert> = {}
+      if (body.username !== undefined) update.username = body.username
+      if (body.email !== undefined) update.email = normalizeEmail(body.email)
       if (body.password !== undefined) assertPasswordBytes(body.password)
-      if (body.email !== undefined || body.password !== undefined) {
-        const action = body.password === undefined ? 'change the email' : 'change it'
-        await proveCurrentPassword(app, request, current, body.current_password, action)
-      }
-      if (body.password !== undefined) changes.passwordHash = await app.passwords.hash(body.password)
-      if (Object.keys(changes).length === 0) {
+      if (Object.keys(update).length === 0 && body.password === undefined) {
         throw validationFailed([
           { field: '', rule: 'minProperties', message: 'must name at least one of username, email, password' },
         ])
       }
+      // Counted before the password check and the unique indexes: a 409 costs as much as a 200.
+      await changes.consume(request, reply, id)
+      if (body.email !== undefined || body.password !== undefined) {
+        const action = body.password === undefined ? 'change the email' : 'change it'
+        await proveCurrentPassword(app, request, current, body.current_password, action)
+      }
+      if (body.password !== undefined) update.passwordHash = await app.passwords.hash(body.password)
       const row = await db.transaction(async (tx) => {
         const [updated] = await tx
           .update(users)
-          .set({ ...changes, updatedAt: new Date() })
+          .set({ ...update, updatedAt: new Date() })
           .where(eq(users.id, id))
           .returning()
-        if (changes.passwordHash) await app.sessions.revokeAll(tx, id)
+        if (update.passwordHash) await app.sessions.revokeAll(tx, id)
         return updated
       })
       if (!row) throw notFound(`user ${id} not found`)
-      return success(changes.passwordHash ? 'user updated; log in again' : 'user updated', publicUser(row))
+      return success(update.passwordHash ? 'user updated; log in again' : 'user updated', publicUser(row))
     },
   )
 

@@ -33,24 +33,25 @@ export const MAX_OFFSET = 100_000
 
 /**
  * Query of `GET /api/products` (read by @weft/pagination; documented here). The server clamps page, limit and
- * offset instead of refusing them, so the document accepts any integer and says how each is clamped.
+ * offset instead of refusing them, so the document accepts any integer and says how each is clamped; what is not
+ * an integer is a 400 (`integerQuery`).
  */
 export const ListProductsQuery = Type.Object({
   page: Type.Optional(
     Type.Integer({
       default: 1,
-      description: `page number; below 1 counts as 1, and a page that would start past offset ${MAX_OFFSET} as the last one that does not`,
+      description: `page number, any integer in decimal digits; below 1 counts as 1, and a page that would start past offset ${MAX_OFFSET} (however large) as the last one that does not`,
     }),
   ),
   limit: Type.Optional(
     Type.Integer({
       default: DEFAULT_LIMIT,
-      description: `page size, 1 to ${MAX_LIMIT}; above ${MAX_LIMIT} counts as ${MAX_LIMIT}, below 1 as ${DEFAULT_LIMIT}`,
+      description: `page size, 1 to ${MAX_LIMIT}; any integer in decimal digits is accepted: above ${MAX_LIMIT} counts as ${MAX_LIMIT}, below 1 as ${DEFAULT_LIMIT}`,
     }),
   ),
   offset: Type.Optional(
     Type.Integer({
-      description: `start index instead of the page, 0 to ${MAX_OFFSET}; below 0 counts as 0, above ${MAX_OFFSET} as ${MAX_OFFSET} (walk further with the cursor)`,
+      description: `start index instead of the page, 0 to ${MAX_OFFSET}; any integer in decimal digits is accepted: below 0 counts as 0, above ${MAX_OFFSET} as ${MAX_OFFSET} (walk further with the cursor)`,
     }),
   ),
   sort: Type.Optional(

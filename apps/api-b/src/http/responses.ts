@@ -53,6 +53,7 @@ function errorResponse(status: number, codes: ErrorCode[], extra: HeaderName[]) 
 /**
  * A route's `response` schemas: its success answers and one response per status its error codes come with
  * (the error catalogue decides the status). Fastify serializes with them; @fastify/swagger documents them.
+ * `rateLimited` adds the rate-limit headers: to every answer (`true`), or to those of the statuses listed.
  *
  * @example
  * response: responses({ 200: { description: 'the product', body: ProductEnvelope } }, ['INVALID_ID', 'NOT_FOUND'])
@@ -60,18 +61,20 @@ function errorResponse(status: number, codes: ErrorCode[], extra: HeaderName[]) 
 export function responses(
   success: Record<number, Success>,
   errors: readonly ErrorCode[],
-  options: { rateLimited?: boolean } = {},
+  options: { rateLimited?: boolean | readonly number[] } = {},
 ) {
-  const extra = options.rateLimited ? rateLimitHeaders : []
+  const { rateLimited } = options
+  const extraFor = (status: number) =>
+    rateLimited === true || (Array.isArray(rateLimited) && rateLimited.includes(status)) ? rateLimitHeaders : []
   const documented: Record<string, unknown> = {}
   for (const [status, answer] of Object.entries(success)) {
-    documented[status] = response(answer.description, answer.body, [...(answer.headers ?? []), ...extra])
+    documented[status] = response(answer.description, answer.body, [...(answer.headers ?? []), ...extraFor(+status)])
   }
   const byStatus = new Map<number, ErrorCode[]>()
   for (const code of new Set(errors)) {
     const status = errorCatalogue[code].status
     byStatus.set(status, [...(byStatus.get(status) ?? []), code])
   }
-  for (const [status, codes] of byStatus) documented[status] = errorResponse(status, codes, extra)
+  for (const [status, codes] of byStatus) documented[status] = errorResponse(status, codes, extraFor(status))
   return documented
 }

@@ -1,6 +1,7 @@
 import { type Ctx, handle } from '@weft/context'
 import type { FastifyPluginAsync } from 'fastify'
 import { Type } from 'typebox'
+import { accountChangeLimit } from '../auth/account-changes.js'
 import { attemptKeys, type PasswordAttempts } from '../auth/attempts.js'
 import { authenticateAccount, callerOf } from '../auth/authenticate.js'
 import type { PasswordHasher } from '../auth/password.js'
@@ -20,7 +21,7 @@ export interface UserRoutesOptions {
   hasher: PasswordHasher
   /** The password-check budget per IP and per account, shared with login. */
   attempts: PasswordAttempts
-  /** Registrations one IP may make per window. */
+  /** Registrations one IP may make per window; account changes (PATCH) per IP and per account. */
   rateLimit: { max: number; timeWindow: number }
 }
 
@@ -66,10 +67,13 @@ const userEnvelope = SuccessEnvelopeSchema(Type.Ref('User'))
 const protectedRoute = { security: [{ bearerAuth: [] }], tags: ['users'], params: UserIdParams }
 /** What every `/api/user/{id}` operation may answer besides its own. */
 const accountErrors = [...tokenErrors, ...idErrors, 'FORBIDDEN', ...serverErrors] as const
+/** The statuses of PATCH that come after the change is counted, and so carry the rate-limit headers. */
+const countedStatuses = [200, 409, 429]
 
 /** `POST /api/user` and `GET|PATCH|DELETE /api/user/:id`. */
 export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (app, options) => {
   const { repository, hasher, rateLimit } = options
+  const accountChanges = accountChangeLimit(app, rateLimit)
   // Runs before the body is read: without a valid token the answer is 401 whatever the body is.
   const authenticated = authenticateAccount(app, repository)
 
@@ -135,15 +139,18 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (app, opt
         summary: 'Update your account (username, email, password)',
         description:
           'Changing the username (the login name) or the password needs `current_password`; a password change ' +
-          'invalidates every token issued before, including the one used.',
+          'invalidates every token issued before, including the one used. Rate limited like registration: every ' +
+          'change counts against your address and your account (`LOGIN_RATE_LIMIT_MAX` per ' +
+          '`LOGIN_RATE_LIMIT_WINDOW_MS` each, a 409 for a taken username or email included), so the answers ' +
+          'cannot be used to list the accounts. The answers that come after the count (200, 409, 429) carry ' +
+          '`x-ratelimit-*`; over budget, 429 `RATE_LIMITED` with `Retry-After`.',
         ...protectedRoute,
         body: UpdateUserBody,
-        response: responses({ 200: { description: 'the account as updated', body: userEnvelope } }, [
-          ...accountErrors,
-          ...bodyErrors,
-          'CONFLICT',
-          'RATE_LIMITED',
-        ]),
+        response: responses(
+          { 200: { description: 'the account as updated', body: userEnvelope } },
+          [...accountErrors, ...bodyErrors, 'CONFLICT', 'RATE_LIMITED'],
+          { rateLimited: countedStatuses },
+        ),
       },
     },
     handle(async (c) => {
@@ -153,14 +160,16 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (app, opt
       if (body.username !== undefined) changes.username = body.username
       if (body.email !== undefined) changes.email = normaliseEmail(body.email)
       checkPasswordBytes(body.password)
+      if (Object.keys(changes).length === 0 && body.password === undefined) {
+        throw validationFailed('', 'minProperties', 'must name at least one of username, email, password')
+      }
+      // Counted before the password check and the unique indexes: a 409 costs as much as a 200.
+      await accountChanges.consume(c.request(), c.response(), account.id)
       if (body.username !== undefined || body.password !== undefined) {
         const action = body.password === undefined ? 'change the username' : 'change it'
         await proveCurrentPassword(c, options, account, body.current_password, action)
       }
       if (body.password !== undefined) changes.passwordHash = await hasher.hash(body.password)
-      if (Object.keys(changes).length === 0) {
-        throw validationFailed('', 'minProperties', 'must name at least one of username, email, password')
-      }
       const row = await repository.update(account.id, changes)
       if (!row) throw new ApiErrors.NotFound(`user ${account.id} not found`)
       return success(changes.passwordHash ? 'user updated; log in again' : 'user updated', presentUser(row))
