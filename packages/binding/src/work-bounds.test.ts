@@ -61,6 +61,14 @@ describe('work per body is linear in its size', () => {
     ['XML whitespace', (n: number) => post('application/xml', `<r>${' '.repeat(n)}<b>1</b></r>`)],
     ['XML comments', (n: number) => post('application/xml', `<r>${'<!-- - -->'.repeat(n / 10)}</r>`)],
     [
+      'a multipart part of many header lines',
+      (n: number) => {
+        const boundary = 'weft-work'
+        const payload = `--${boundary}\r\nContent-Disposition: form-data; name="b"${'\r\nX-A: b'.repeat(n / 8)}\r\n\r\nv\r\n--${boundary}--\r\n`
+        return post(`multipart/form-data; boundary=${boundary}`, payload)
+      },
+    ],
+    [
       'a multipart value of boundary-like lines',
       (n: number) => {
         const body = multipart([{ name: 'b', value: '\r\n--'.repeat(n / 4) }])
