@@ -9,6 +9,8 @@ export const full = process.env.RELIABILITY_FULL === '1'
 export interface Budget {
   /** Generated inputs per fuzz target (split across the input families). */
   fuzzInputs: number
+  /** Growth shapes the work oracle measures per surface (each header, the query string, each body type) and target. */
+  workShapes: number
   /** Seconds of load after the warm-up, per API. */
   loadSeconds: number
   /** Least seconds of warm-up load (more until two major GCs have handed memory back; see `sustainedLoad`). */
@@ -24,6 +26,7 @@ export interface Budget {
 export const budget: Budget = full
   ? {
       fuzzInputs: 100_000,
+      workShapes: 100,
       loadSeconds: 60,
       warmupSeconds: 10,
       connections: 100,
@@ -32,6 +35,7 @@ export const budget: Budget = full
     }
   : {
       fuzzInputs: 800,
+      workShapes: 6,
       loadSeconds: 8,
       // The full form's warm-up: the heap needs about ten seconds of this load to reach its working size.
       warmupSeconds: 10,
@@ -42,6 +46,7 @@ export const budget: Budget = full
 
 // A fuzz-only run of a size between the two forms (e.g. to measure before and after a fix).
 if (process.env.RELIABILITY_FUZZ_INPUTS) budget.fuzzInputs = Number(process.env.RELIABILITY_FUZZ_INPUTS)
+if (process.env.RELIABILITY_WORK_SHAPES) budget.workShapes = Number(process.env.RELIABILITY_WORK_SHAPES)
 
 /** `full` or `short` (with the fuzz size when it was set apart), for the figures. */
 export const modeName = `${full ? 'full' : 'short'}${process.env.RELIABILITY_FUZZ_INPUTS ? `, fuzz ${budget.fuzzInputs} inputs per target` : ''}`

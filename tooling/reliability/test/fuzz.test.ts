@@ -4,6 +4,8 @@ import type { FuzzTarget } from '../src/fuzz/target.js'
 import { apiATarget } from '../src/fuzz/targets/api-a.js'
 import { apiBTarget } from '../src/fuzz/targets/api-b.js'
 import { testAppTarget } from '../src/fuzz/targets/test-app.js'
+import { formatWorkFinding, type WorkFigures, workOracle } from '../src/fuzz/work/oracle.js'
+import { surfacesOf } from '../src/fuzz/work/shapes.js'
 import { budget } from '../src/mode.js'
 import { recordFigures } from '../src/report/figures.js'
 
@@ -17,12 +19,15 @@ describe.each([
 ])('fuzzing %s', (_name, start) => {
   let target: FuzzTarget
   let figures: TargetFigures
+  let work: WorkFigures
 
   beforeAll(async () => {
     target = await start()
     const began = Date.now()
     figures = await fuzzTarget(target, { inputs: budget.fuzzInputs })
-    recordFigures(['fuzz', target.name], { ...figures, seconds: (Date.now() - began) / 1000 })
+    const seconds = (Date.now() - began) / 1000
+    work = await workOracle(target, { shapesPerSurface: budget.workShapes })
+    recordFigures(['fuzz', target.name], { ...figures, seconds, work })
   })
   afterAll(async () => {
     await target?.close()
@@ -52,6 +57,27 @@ describe.each([
 
   it('throws nothing uncaught', () => {
     expect(figures.uncaughtExceptions).toEqual([])
+  })
+
+  it('measures growth of every request header it reads, the query string and every body type', () => {
+    if (process.env.RELIABILITY_FAMILY !== undefined) return // a replay of one family or shape
+    const measured = Object.entries(work.surfaces).filter(([, s]) => (s?.shapes ?? 0) >= budget.workShapes)
+    expect(measured.map(([surface]) => surface)).toEqual(surfacesOf(target.routes))
+    expect(measured.map(([surface]) => surface)).toEqual(
+      expect.arrayContaining([
+        'query',
+        'body json',
+        'body form',
+        'body multipart',
+        'body xml',
+        'body msgpack',
+        'body cbor',
+      ]),
+    )
+  })
+
+  it('does work linear in every input: twice the bytes never cost over 2.5 times the CPU time', () => {
+    expect(work.findings.map(formatWorkFinding)).toEqual([])
   })
 
   it('keeps its heap bounded', () => {

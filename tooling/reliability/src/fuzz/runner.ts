@@ -73,7 +73,7 @@ export function seedOf(target: string, family: string): number {
 const answerTimeoutMs = 10_000
 
 /** The request as sent: `{self}` and `{session}` replaced by the session user's id and token. */
-async function resolve(target: FuzzTarget, request: FuzzRequest): Promise<FuzzRequest> {
+export async function resolve(target: FuzzTarget, request: FuzzRequest): Promise<FuzzRequest> {
   const usesSelf = request.url.includes(selfId)
   const usesToken = request.headers.authorization === sessionAuthorization
   if (!usesSelf && !usesToken) return request
@@ -84,7 +84,8 @@ async function resolve(target: FuzzTarget, request: FuzzRequest): Promise<FuzzRe
   return { ...request, url: request.url.split(selfId).join(String(credentials.id)), headers }
 }
 
-async function send(target: FuzzTarget, request: FuzzRequest): Promise<FuzzResponse> {
+/** Sends one request through `inject`; no answer within 10 s is an error. */
+export async function send(target: FuzzTarget, request: FuzzRequest): Promise<FuzzResponse> {
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${answerTimeoutMs} ms`)), answerTimeoutMs)

@@ -32,6 +32,8 @@ export interface FuzzRoute {
   fields?: readonly string[]
   /** The documented operation this route is. */
   operation?: string
+  /** Request headers the route reads (the work oracle grows each one there; else on every GET route). */
+  headers?: readonly string[]
 }
 
 /**

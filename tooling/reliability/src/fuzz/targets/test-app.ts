@@ -6,6 +6,25 @@ import { captureLogs } from '../logs.js'
 import type { FuzzTarget } from '../target.js'
 import { testAppOperations } from './test-app-operations.js'
 
+/** The headers `GET /inspect` reads through @weft/context. */
+const inspectHeaders = [
+  'accept',
+  'accept-language',
+  'accept-encoding',
+  'accept-charset',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-real-ip',
+  'forwarded',
+  'host',
+  'cookie',
+  'if-none-match',
+  'if-modified-since',
+  'cache-control',
+  'x-requested-with',
+]
+
 /**
  * The test app (all three packages, Fastify's own error handler) as a fuzz target; the schema families
  * generate from the schemas its routes bind, and its log lines are searched for secrets too.
@@ -20,13 +39,13 @@ export async function testAppTarget(): Promise<FuzzTarget> {
     name: 'test-app',
     app,
     routes: [
-      { method: 'GET', path: '/inspect', fields: ['q', 'n', 'f', 'b'] },
-      { method: 'GET', path: '/range' },
-      { method: 'GET', path: '/negotiate' },
+      { method: 'GET', path: '/inspect', fields: ['q', 'n', 'f', 'b'], headers: inspectHeaders },
+      { method: 'GET', path: '/range', headers: ['range'] },
+      { method: 'GET', path: '/negotiate', headers: ['accept'] },
       { method: 'GET', path: '/items/:id' },
       { method: 'GET', path: '/items/:id/bound' },
       { method: 'GET', path: '/search', fields: ['q', 'tags', 'id', 'page', 'exact', 'price'] },
-      { method: 'GET', path: '/caller' },
+      { method: 'GET', path: '/caller', headers: ['x-token', 'user-agent', 'cookie'] },
       { method: 'GET', path: '/list', fields: ['page', 'limit', 'offset', 'sort', 'cursor'] },
       { method: 'POST', path: '/items', fields: ['name', 'price', 'tags', 'stock', 'meta', 'color', 'size'] },
       { method: 'POST', path: '/upload', fields: ['file', 'name', 'files'] },

@@ -1,0 +1,79 @@
+/**
+ * Measuring how handling time grows with input size, robust to a busy machine: CPU time of this
+ * process (user + system, so other processes' load counts only through shared caches), the fastest of
+ * several interleaved runs of each size (a pause or a collection slows one run, not all), and a ratio
+ * over the limit measured again before it is believed.
+ */
+
+/** Twice the bytes may cost at most this many times the time; linear work gives 2 or less. */
+export const growthLimit = 2.5
+
+/** CPU milliseconds (user + system) per call of `run`, over `reps` calls. */
+export async function cpuMsPerCall(run: () => Promise<unknown>, reps: number): Promise<number> {
+  const start = process.cpuUsage()
+  for (let i = 0; i < reps; i++) await run()
+  const used = process.cpuUsage(start)
+  return (used.user + used.system) / 1_000 / reps
+}
+
+export interface GrowthOptions {
+  /** CPU milliseconds each size's calls may take per measurement (cheap sizes get more calls). */
+  budgetMs?: number
+  /** Fewest and most timed calls per size and measurement. */
+  minCalls?: number
+  maxCalls?: number
+  /** Measurements in all when the ratio is over the limit (the smallest ratio is kept). */
+  attempts?: number
+  limit?: number
+}
+
+/** What a growth measurement found. */
+export interface Growth {
+  /** Fastest CPU milliseconds of one call at each size (of the measurement kept). */
+  cpuMs: number[]
+  /** The largest time ratio of one size to the one before it (each size twice the one before). */
+  ratio: number
+  /** Measurements made: more than one when the first ratio was over the limit. */
+  attempts: number
+}
+
+/** CPU time below which a call is too cheap to tell apart (ratios of such calls are noise). */
+const floorMs = 0.02
+
+/** The largest ratio of consecutive times. */
+const worstRatio = (times: readonly number[]) =>
+  Math.max(...times.slice(1).map((t, i) => t / Math.max(times[i] ?? floorMs, floorMs)))
+
+/**
+ * How the CPU time of `calls` (one per size, each size twice the bytes of the one before) grows. Each
+ * call runs once first (JIT, caches); then the sizes take turns, one call each, and each size's fastest
+ * call counts: the fastest call is the work itself, without the collections and preemptions that land on
+ * others. Cheap sizes get more calls (`budgetMs` of CPU each, within `minCalls`…`maxCalls`). A ratio over
+ * `limit` is measured again, up to `attempts` times in all, and the smallest kept.
+ */
+export async function measureGrowth(
+  calls: readonly (() => Promise<unknown>)[],
+  options: GrowthOptions = {},
+): Promise<Growth> {
+  const { budgetMs = 20, minCalls = 3, maxCalls = 40, attempts = 3, limit = growthLimit } = options
+  const warm: number[] = []
+  for (const call of calls) warm.push(await cpuMsPerCall(call, 1))
+  const turns = Math.max(minCalls, Math.min(maxCalls, Math.ceil(budgetMs / Math.max(...warm, floorMs))))
+  let best: Growth | undefined
+  for (let attempt = 1; attempt <= attempts; attempt++) {
+    const fastest = calls.map(() => Number.POSITIVE_INFINITY)
+    for (let turn = 0; turn < turns; turn++) {
+      for (let step = 0; step < calls.length; step++) {
+        // Each turn starts at another size, so a slow spell of the machine does not always hit the same one.
+        const i = (step + turn) % calls.length
+        const call = calls[i] as () => Promise<unknown>
+        fastest[i] = Math.min(fastest[i] as number, await cpuMsPerCall(call, 1))
+      }
+    }
+    const ratio = worstRatio(fastest)
+    if (!best || ratio < best.ratio) best = { cpuMs: fastest, ratio, attempts: attempt }
+    best.attempts = attempt
+    if (best.ratio <= limit) break
+  }
+  return best as Growth
+}
