@@ -85,6 +85,67 @@ function fuzzSection(fuzz: Record<string, Any>): string {
   ].join('\n')
 }
 
+/** The work oracle's figures of each target (kept beside the fuzz figures, as `work`). */
+function workSection(fuzz: Record<string, Any>): string {
+  const measured = Object.entries(fuzz).filter(([, f]) => f.work)
+  if (measured.length === 0) return ''
+  const rows = measured.map(([target, f]): Row => {
+    const surfaces = Object.entries((f.work.surfaces ?? {}) as Record<string, Any>)
+    const worst = surfaces.reduce<[string, Any] | undefined>(
+      (a, b) => (!a || b[1].worstRatio > a[1].worstRatio ? b : a),
+      undefined,
+    )
+    const slowest = surfaces.reduce<[string, Any] | undefined>(
+      (a, b) => (!a || b[1].slowestMs > a[1].slowestMs ? b : a),
+      undefined,
+    )
+    return [
+      target,
+      f.work.shapes,
+      surfaces.length,
+      `${f.work.topBytes?.header ?? '–'} / ${f.work.topBytes?.body ?? '–'}`,
+      worst ? `${worst[1].worstRatio.toFixed(2)} (${cell(worst[0])})` : '–',
+      slowest ? `${slowest[1].slowestMs.toFixed(2)} (${cell(slowest[0])})` : '–',
+      f.work.findings.length,
+      f.work.seconds,
+    ]
+  })
+  const details = measured.flatMap(([, f]) =>
+    (f.work.findings as Any[]).map(
+      (x) =>
+        `- **${x.target} / work on ${cell(x.operation)}**: ${x.ratio.toFixed(2)}× the CPU time for twice the bytes; ${cell(x.shape).slice(0, 300)}; ` +
+        `${x.bytes.map((b: number, i: number) => `${b} B ${x.cpuMs[i].toFixed(2)} ms (${x.statuses[i]})`).join(', ')}. ` +
+        `Replay: \`RELIABILITY_FAMILY='work:${x.surface}' RELIABILITY_SEED=${x.seed} RELIABILITY_PATH=${x.path}\``,
+    ),
+  )
+  return [
+    '### Work oracle',
+    '',
+    'Growth shapes (a unit of tricky characters repeated: separators, quotes, escapes, brackets, nesting, ' +
+      'repeated keys, parameters, digits; for MessagePack and CBOR, arrays, maps, nesting, strings, bignums, ' +
+      'shared references and records) sent in every request header the packages and apps read, the query ' +
+      'string and every body type, at n, 2n and 4n bytes (4n: 16 KiB for headers and queries, 90 % of the ' +
+      'body limit up to 64 KiB for bodies). A finding: twice the bytes cost over 2.5× the CPU time (fastest ' +
+      'of interleaved runs, measured three times before it counts).',
+    '',
+    table(
+      [
+        'target',
+        'shapes',
+        'surfaces',
+        'largest header / body (B)',
+        'worst ratio',
+        'slowest request at 4n (CPU ms)',
+        'findings',
+        'seconds',
+      ],
+      rows,
+    ),
+    '',
+    ...(details.length > 0 ? ['Findings:', '', ...details, ''] : []),
+  ].join('\n')
+}
+
 function loadSection(load: Record<string, Any>): string {
   const rows = Object.entries(load).map(
     ([api, f]): Row => [
@@ -179,7 +240,7 @@ export function renderMarkdown(report: ReliabilityReport): string {
     `Run ${report.generated_at} (${report.mode} form), Node ${env.node}, ${env.cpus} × ${env.cpu_model}, ${env.platform}. ` +
       'Produced by `pnpm test:reliability` (tooling/reliability); every figure is in `bench/reliability.json`.',
     '',
-    ...(s.fuzz ? [fuzzSection(s.fuzz)] : []),
+    ...(s.fuzz ? [fuzzSection(s.fuzz), workSection(s.fuzz)] : []),
     ...(s.load ? [loadSection(s.load)] : []),
     ...(s.faults ? [faultSection(s.faults)] : []),
     ...(s.auth ? [authSection(s.auth)] : []),

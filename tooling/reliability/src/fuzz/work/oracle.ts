@@ -42,6 +42,8 @@ export interface SurfaceFigures {
 export interface WorkFigures {
   shapes: number
   seconds: number
+  /** CPU seconds of the process meanwhile (the wall clock depends on what else the machine runs). */
+  cpuSeconds: number
   /** Twice the bytes may cost at most this many times the time. */
   limit: number
   /** Bytes of the largest header or query string, and of the largest body. */
@@ -119,6 +121,7 @@ async function measureShape(
  */
 export async function workOracle(target: FuzzTarget, options: WorkOptions): Promise<WorkFigures> {
   const began = Date.now()
+  const cpuBefore = process.cpuUsage()
   const bodyLimit = (target.app.initialConfig.bodyLimit as number | undefined) ?? 1024 * 1024
   const topBytes = {
     header: options.headerBytes ?? 16 * 1024,
@@ -127,6 +130,7 @@ export async function workOracle(target: FuzzTarget, options: WorkOptions): Prom
   const figures: WorkFigures = {
     shapes: 0,
     seconds: 0,
+    cpuSeconds: 0,
     limit: options.measure?.limit ?? growthLimit,
     topBytes,
     surfaces: {},
@@ -177,6 +181,11 @@ export async function workOracle(target: FuzzTarget, options: WorkOptions): Prom
     figures.shapes += seen.shapes
   }
   figures.seconds = (Date.now() - began) / 1000
+  const cpu = process.cpuUsage(cpuBefore)
+  figures.cpuSeconds = Math.round((cpu.user + cpu.system) / 1e4) / 100
+  process.stderr.write(
+    `work ${target.name}: ${figures.shapes} shapes on ${surfaces.length} surfaces in ${figures.seconds} s (${figures.cpuSeconds} s CPU), ${figures.findings.length} findings\n`,
+  )
   return figures
 }
 
