@@ -35,7 +35,7 @@ export const budget: Budget = full
     }
   : {
       fuzzInputs: 800,
-      workShapes: 6,
+      workShapes: 8,
       loadSeconds: 8,
       // The full form's warm-up: the heap needs about ten seconds of this load to reach its working size.
       warmupSeconds: 10,

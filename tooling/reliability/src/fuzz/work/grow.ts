@@ -17,7 +17,10 @@ function grownInput(shape: GrowthShape, count: number): Buffer {
     const type = shape.surface.slice('body '.length) as 'msgpack' | 'cbor'
     return encodeGrowth(type, shape.binary, shape.field, count)
   }
-  return Buffer.from(growText(shape.text as TextGrowth, shape.field, count), 'latin1')
+  const text = shape.text as TextGrowth
+  const pairs = shape.surface === 'query' || shape.surface === 'body form'
+  const fields = pairs && text.everyField && shape.route.fields?.length ? shape.route.fields : [shape.field]
+  return Buffer.from(fields.map((field) => growText(text, field, count)).join('&'), 'latin1')
 }
 
 /**

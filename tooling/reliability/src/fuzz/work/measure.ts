@@ -1,3 +1,5 @@
+import { cpuTime } from '@weft/tooling/work-growth'
+
 /**
  * Measuring how handling time grows with input size, robust to a busy machine: CPU time of this
  * process (user + system, so other processes' load counts only through shared caches), the fastest of
@@ -7,14 +9,6 @@
 
 /** Twice the bytes may cost at most this many times the time; linear work gives 2 or less. */
 export const growthLimit = 2.5
-
-/** CPU milliseconds (user + system) per call of `run`, over `reps` calls. */
-export async function cpuMsPerCall(run: () => Promise<unknown>, reps: number): Promise<number> {
-  const start = process.cpuUsage()
-  for (let i = 0; i < reps; i++) await run()
-  const used = process.cpuUsage(start)
-  return (used.user + used.system) / 1_000 / reps
-}
 
 export interface GrowthOptions {
   /** CPU milliseconds each size's calls may take per measurement (cheap sizes get more calls). */
@@ -57,7 +51,7 @@ export async function measureGrowth(
 ): Promise<Growth> {
   const { budgetMs = 20, minCalls = 3, maxCalls = 40, attempts = 3, limit = growthLimit } = options
   const warm: number[] = []
-  for (const call of calls) warm.push(await cpuMsPerCall(call, 1))
+  for (const call of calls) warm.push(await cpuTime(call))
   const turns = Math.max(minCalls, Math.min(maxCalls, Math.ceil(budgetMs / Math.max(...warm, floorMs))))
   let best: Growth | undefined
   for (let attempt = 1; attempt <= attempts; attempt++) {
@@ -67,7 +61,7 @@ export async function measureGrowth(
         // Each turn starts at another size, so a slow spell of the machine does not always hit the same one.
         const i = (step + turn) % calls.length
         const call = calls[i] as () => Promise<unknown>
-        fastest[i] = Math.min(fastest[i] as number, await cpuMsPerCall(call, 1))
+        fastest[i] = Math.min(fastest[i] as number, await cpuTime(call))
       }
     }
     const ratio = worstRatio(fastest)

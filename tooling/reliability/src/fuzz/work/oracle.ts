@@ -4,7 +4,7 @@ import { selfId, sessionAuthorization } from '../session.js'
 import type { FuzzRequest, FuzzTarget } from '../target.js'
 import { countsFor, grownRequest } from './grow.js'
 import { type Growth, type GrowthOptions, growthLimit, measureGrowth } from './measure.js'
-import { type GrowthShape, growthShapes, type Surface, surfacesOf } from './shapes.js'
+import { classicShapes, type GrowthShape, growthShapes, type Surface, surfacesOf } from './shapes.js'
 
 /** An input shape whose handling time grew faster than its size. */
 export interface WorkFinding {
@@ -76,7 +76,10 @@ export function describeShape(shape: GrowthShape): string {
   const t = shape.text
   if (!t) return where
   const q = (s: string) => JSON.stringify(s.replaceAll('{F}', shape.field))
-  return `${where}: ${q(t.head)} + ${q(t.unit)}×k${t.middle ? ` + ${q(t.middle)}` : ''}${t.close ? ` + ${q(t.close)}×k` : ''}${t.tail ? ` + ${q(t.tail)}` : ''}`
+  const pairs = shape.surface === 'query' || shape.surface === 'body form'
+  const each =
+    pairs && t.everyField && shape.route.fields?.length ? ` (once per field: ${shape.route.fields.join(', ')})` : ''
+  return `${where}${each}: ${q(t.head)} + ${q(t.unit)}×k${t.middle ? ` + ${q(t.middle)}` : ''}${t.close ? ` + ${q(t.close)}×k` : ''}${t.tail ? ` + ${q(t.tail)}` : ''}`
 }
 
 /** Sends the request as it stands (the session user's token and id filled in), and notes an ended session. */
@@ -174,6 +177,7 @@ export async function workOracle(target: FuzzTarget, options: WorkOptions): Prom
     const details = await fc.check(property, {
       numRuns: replayPath ? 1 : options.shapesPerSurface,
       seed,
+      examples: classicShapes(surface, target.routes).map((shape): [GrowthShape] => [shape]),
       ...(replayPath ? { path: replayPath } : {}),
     })
     if (details.failed) throw details.errorInstance ?? new Error(`work oracle: ${surface} failed`)

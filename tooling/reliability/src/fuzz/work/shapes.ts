@@ -13,6 +13,8 @@ export interface TextGrowth {
   middle: string
   close: string
   tail: string
+  /** Query strings: the grown text once for each field the route reads (joined by `&`), so every reader sees it. */
+  everyField?: boolean
 }
 
 /** Where a shape's input goes: one request header, the query string, or a body of one type. */
@@ -105,9 +107,13 @@ const trickyPieces = [
 /** One to four tricky pieces. */
 const trickyUnit = fc.array(fc.constantFrom(...trickyPieces), { minLength: 1, maxLength: 4 }).map((p) => p.join(''))
 
-/** A unit: one of the surface's own templates, tricky pieces, or a template followed by pieces. */
+/**
+ * A unit: one tricky piece (a run of spaces, commas or digits is what a backtracking regex or a rescan
+ * turns quadratic), one of the surface's own templates, tricky pieces, or a template followed by pieces.
+ */
 const unitOf = (templates: readonly string[]) =>
   fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...trickyPieces) },
     { weight: 3, arbitrary: fc.constantFrom(...templates) },
     { weight: 2, arbitrary: trickyUnit },
     { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...templates), trickyUnit).map(([a, b]) => a + b) },
@@ -158,7 +164,7 @@ const headerHeads: Record<string, readonly string[]> = {
   'accept-encoding': ['', 'gzip', 'br;q=1, '],
   'accept-charset': ['', 'utf-8', 'iso-8859-1;q=0.5, '],
   range: ['bytes=', 'bytes=0-1,', 'items=', ''],
-  'x-forwarded-for': ['', '1.2.3.4', '1.2.3.4, '],
+  'x-forwarded-for': ['1.2.3.4', '', '1.2.3.4, '],
   'x-forwarded-host': ['', 'a.example', 'a.example, '],
   'x-forwarded-proto': ['', 'https', 'https, '],
   forwarded: ['', 'for=1.2.3.4', 'for=1.2.3.4;proto=https, '],
@@ -224,14 +230,16 @@ const queryShape: fc.Arbitrary<TextGrowth> = fc
     fc.constantFrom('', '{F}=', '{F}[', '{F}[]=', '{F}=1&', '{F}.'),
     unitOf(queryTemplates),
     fc.option(fc.constantFrom(['[', ']'], ['a[', ']'], ['%5B', '%5D'], ['{F}[', ']']), { freq: 6 }),
-    fc.constantFrom('', '=1', '&{F}=1', '&page=1'),
+    fc.constantFrom('', '=1', '&{F}=1', '&page=1', 'a'),
+    fc.boolean(),
   )
-  .map(([head, unit, nest, tail]) => ({
+  .map(([head, unit, nest, tail, everyField]) => ({
     head,
     unit: urlSafe(nest ? nest[0] + unit : unit),
     middle: nest ? '=1' : '',
     close: nest ? nest[1] : '',
     tail,
+    everyField,
   }))
 
 /** JSON shapes: a grown string, whitespace, array, object keys, nesting or number, in the route's field. */
@@ -372,6 +380,42 @@ export function growthShapes(surface: Surface, routes: readonly FuzzRoute[]): fc
   if (type === 'msgpack' || type === 'cbor') return shape(binaryGrowth, 'binary')
   const text = { json: jsonShape, form: queryShape, multipart: multipartShape, xml: xmlShape }[type]
   return shape(text, 'text')
+}
+
+/**
+ * The classic quadratic inputs of a surface, measured before the generated ones: a long run of one
+ * character (spaces, digits, semicolons) followed by another, which a backtracking regex (`/ +$/`), a
+ * rescan per separator or a digit-by-digit number parse turns quadratic; for MessagePack a shared
+ * list referenced by every item, for CBOR a bignum.
+ */
+export function classicShapes(surface: Surface, routes: readonly FuzzRoute[]): GrowthShape[] {
+  const route = routesFor(surface, routes)[0]
+  if (!route) return []
+  const field = route.fields?.[0] ?? 'name'
+  const type = surface.startsWith('body ') ? (surface.slice('body '.length) as BodyType) : undefined
+  if (type === 'msgpack' || type === 'cbor') {
+    const kind = type === 'cbor' ? 'bignum' : 'shared'
+    return [{ surface, route, field, binary: { kind, item: '"a"', sameKey: true, extType: 2 } }]
+  }
+  const slot: Pick<TextGrowth, 'head' | 'tail'> = {
+    json: { head: '{"{F}":"', tail: 'a"}' },
+    multipart: { head: `--${boundary}\r\nContent-Disposition: form-data; name="{F}"\r\n\r\n`, tail: `a\r\n${end}` },
+    xml: { head: '<root><{F}>', tail: 'a</{F}></root>' },
+    form: { head: '{F}=', tail: 'a' },
+    none: { head: surface === 'query' ? '{F}=' : (headerHeads[surface.slice('header '.length)]?.[0] ?? ''), tail: 'a' },
+  }[type ?? 'none']
+  return [' ', '9', ';'].map((unit) => ({
+    surface,
+    route,
+    field,
+    text: {
+      ...slot,
+      unit: surface === 'query' || type === 'form' ? urlSafe(unit) : unit,
+      middle: '',
+      close: '',
+      everyField: true,
+    },
+  }))
 }
 
 /** Every surface the oracle measures on a target with these routes. */
