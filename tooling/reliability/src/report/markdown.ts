@@ -107,7 +107,7 @@ function workSection(fuzz: Record<string, Any>): string {
       worst ? `${worst[1].worstRatio.toFixed(2)} (${cell(worst[0])})` : '–',
       slowest ? `${slowest[1].slowestMs.toFixed(2)} (${cell(slowest[0])})` : '–',
       f.work.findings.length,
-      f.work.seconds,
+      `${f.work.seconds} (${f.work.cpuSeconds ?? '–'} CPU)`,
     ]
   })
   const details = measured.flatMap(([, f]) =>
