@@ -6,8 +6,11 @@ import { apiBTarget } from '../src/fuzz/targets/api-b.js'
 import { testAppTarget } from '../src/fuzz/targets/test-app.js'
 import { formatWorkFinding, type WorkFigures, workOracle } from '../src/fuzz/work/oracle.js'
 import { surfacesOf } from '../src/fuzz/work/shapes.js'
-import { budget } from '../src/mode.js'
+import { budget, full } from '../src/mode.js'
 import { recordFigures } from '../src/report/figures.js'
+
+/** Fuzzing then the work oracle: twice the config's hook timeout (a busy machine slows both). */
+const setupTimeout = full || process.env.RELIABILITY_FUZZ_INPUTS !== undefined ? 7_200_000 : 240_000
 
 /** Heap growth (after full GCs) a fuzz run may show between its first family and its end. */
 const heapBound = 64 * 1024 * 1024
@@ -26,12 +29,9 @@ describe.each([
     const began = Date.now()
     figures = await fuzzTarget(target, { inputs: budget.fuzzInputs })
     recordFigures(['fuzz', target.name], { ...figures, seconds: (Date.now() - began) / 1000 })
-  })
-  // A hook of its own (its own timeout): the work oracle, after the fuzzing, on the same app.
-  beforeAll(async () => {
     work = await workOracle(target, { shapesPerSurface: budget.workShapes })
     recordFigures(['fuzz', target.name, 'work'], work)
-  })
+  }, setupTimeout)
   afterAll(async () => {
     await target?.close()
   })
