@@ -11,6 +11,10 @@ const kBodyBytes = Symbol('weft.binding.bodyBytes')
 
 type BytesCarrier = FastifyRequest & { [kBodyBytes]?: Buffer }
 
+// Requests whose body a `preParsing` stream had decoded before a binding parser read it (few: a
+// set, not one more decorator that every request would pay for).
+const decodedUpstream = new WeakSet<FastifyRequest>()
+
 /** The media types whose parser keeps the body's bytes: exact names and `+suffix` patterns. */
 export type KeptTypes = { names: Set<string>; patterns: RegExp[] }
 
@@ -22,6 +26,14 @@ export function decorateBodyBytes(fastify: FastifyInstance): void {
 /** The bytes a binding parser kept for this request, if one parsed its body. */
 export function bodyBytes(request: FastifyRequest): Buffer | undefined {
   return (request as BytesCarrier)[kBodyBytes]
+}
+
+/**
+ * Whether the kept bytes of `request` were decoded by a `preParsing` stream (`@fastify/compress`'s
+ * request decompression): they are the body as decoded, and its Content-Encoding is undone already.
+ */
+export function bodyBytesDecoded(request: FastifyRequest): boolean {
+  return decodedUpstream.has(request)
 }
 
 /** Passes the bytes on as `request.body`, for `bind()` to decode with the schema at hand. */
@@ -39,7 +51,10 @@ export function addKeepingParser(
 ): void {
   // the body is read here, not with `parseAs: 'buffer'` (read-body.ts says why)
   fastify.addContentTypeParser(type, (request, payload, done) => {
-    readBody(request, payload, done, keepThenParse, parse)
+    // a stream put in place by a `preParsing` hook that decodes (`@fastify/compress`) says so with
+    // `receivedEncodedLength`, as Fastify asks of such streams: its bytes are decoded already
+    const decoded = (payload as { receivedEncodedLength?: number }).receivedEncodedLength !== undefined
+    readBody(request, payload, done, decoded ? keepDecodedThenParse : keepThenParse, parse)
   })
   if (typeof type === 'string') kept.names.add(type.toLowerCase())
   // the plugin may be registered again in the same context: one entry per pattern
@@ -55,6 +70,18 @@ function keepThenParse(request: FastifyRequest, body: Buffer, parse: FastifyBody
   const coding = request.raw.headers['content-encoding']
   if (coding === undefined || isIdentity(coding)) parse(request, body, done)
   else decodeThenParse(request, body, coding, parse, done)
+}
+
+/** Keeps the bytes a `preParsing` stream decoded, then parses them: a coding is undone only once. */
+function keepDecodedThenParse(
+  request: FastifyRequest,
+  body: Buffer,
+  parse: FastifyBodyParser<Buffer>,
+  done: Done,
+): void {
+  ;(request as BytesCarrier)[kBodyBytes] = body
+  decodedUpstream.add(request)
+  parse(request, body, done)
 }
 
 /** `identity` or nothing: no coding to undo. */

@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer'
 import type { IncomingHttpHeaders } from 'node:http'
-import { type BodyDecoder, bodyBytes, keepsBodyBytes } from '@weft/binding'
+import { type BodyDecoder, bodyBytes, bodyBytesDecoded, keepsBodyBytes } from '@weft/binding'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { type DecodeLimits, decodeBody, decodeBodySync } from './body-decode.js'
 import type { CtxBase } from './ctx-base.js'
@@ -131,7 +131,10 @@ function receivedBytes(c: CtxBase): Buffer {
   return Buffer.alloc(0)
 }
 
-/** The raw request body as received (empty when there was none or it was multipart). */
+/**
+ * The raw request body as received (empty when there was none or it was multipart); a body that a
+ * `preParsing` stream decoded (`@fastify/compress`) before a binding parser read it, as decoded.
+ */
 export function bodyRaw(c: CtxBase): Buffer {
   const raw = receivedBytes(c)
   return c._opts.immutable ? Buffer.from(raw) : raw
@@ -177,6 +180,7 @@ export function body(c: CtxBase): Buffer {
   }
   const raw = bodyRaw(c)
   const header = c._req.headers['content-encoding']
-  if (header === undefined || raw.length === 0) return raw
+  // a `preParsing` stream (@fastify/compress) decoded it before the parser kept it
+  if (header === undefined || raw.length === 0 || bodyBytesDecoded(c._req)) return raw
   return decodeBodySync(raw, header, decodeLimits(c._req, c._opts))
 }
