@@ -1,7 +1,7 @@
 import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify'
 import { configOf } from './config.js'
-import { mediaTypeOfHeader } from './content-type.js'
 import { UnsupportedBodyEncodingError } from './errors.js'
+import { ownKeptTypes, recordKeptType } from './kept-types.js'
 import { type Done, readBody } from './read-body.js'
 
 // Binding's body parsers keep the bytes they parsed on the request, for `c.body()` of
@@ -14,9 +14,6 @@ type BytesCarrier = FastifyRequest & { [kBodyBytes]?: Buffer }
 // Requests whose body a `preParsing` stream had decoded before a binding parser read it (few: a
 // set, not one more decorator that every request would pay for).
 const decodedUpstream = new WeakSet<FastifyRequest>()
-
-/** The media types whose parser keeps the body's bytes: exact names and `+suffix` patterns. */
-export type KeptTypes = { names: Set<string>; patterns: RegExp[] }
 
 /** Declares the request decorator, so that every request has the same shape. */
 export function decorateBodyBytes(fastify: FastifyInstance): void {
@@ -41,11 +38,11 @@ const asBytes: FastifyBodyParser<Buffer> = (_request, body, done) => done(null, 
 
 /**
  * Adds a body parser for `type` that keeps the bytes it reads (`parse` gets them after; by default
- * they become `request.body`), and records `type` in `kept`, so that the two never disagree.
+ * they become `request.body`), and records `type` as kept in `fastify`'s context, so that the two
+ * never disagree.
  */
 export function addKeepingParser(
   fastify: FastifyInstance,
-  kept: KeptTypes,
   type: string | RegExp,
   parse: FastifyBodyParser<Buffer> = asBytes,
 ): void {
@@ -56,11 +53,7 @@ export function addKeepingParser(
     const decoded = (payload as { receivedEncodedLength?: number }).receivedEncodedLength !== undefined
     readBody(request, payload, done, decoded ? keepDecodedThenParse : keepThenParse, parse)
   })
-  if (typeof type === 'string') kept.names.add(type.toLowerCase())
-  // the plugin may be registered again in the same context: one entry per pattern
-  else if (!kept.patterns.some((known) => known.source === type.source && known.flags === type.flags)) {
-    kept.patterns.push(type)
-  }
+  recordKeptType(ownKeptTypes(fastify), type)
 }
 
 /** Keeps the bytes on the request, then parses them (decoded first if the body is coded). */
@@ -113,15 +106,4 @@ function decodeThenParse(
     (decoded) => parse(request, decoded, done),
     (error: Error) => done(error, undefined),
   )
-}
-
-/** Whether a Content-Type header names one of the kept media types. */
-export function isKeptType(kept: KeptTypes, header: string | undefined): boolean {
-  // a body without a Content-Type: kept when binding accepts such bodies (untyped-body.ts)
-  if (header === undefined) return kept.names.has('')
-  if (kept.names.has(header)) return true
-  const mediaType = mediaTypeOfHeader(header)
-  if (kept.names.has(mediaType)) return true
-  for (const pattern of kept.patterns) if (pattern.test(mediaType)) return true
-  return false
 }

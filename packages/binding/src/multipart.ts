@@ -2,6 +2,7 @@ import { Buffer } from 'node:buffer'
 import type { FastifyRequest, RequestPayload } from 'fastify'
 import { configOf } from './config.js'
 import { UnsupportedMediaTypeError } from './errors.js'
+import { attachedForm } from './multipart-attached.js'
 import { BodyTooLargeError, FieldTooLargeError } from './multipart-errors.js'
 import { type MultipartForm, type PartFilter, type ResolvedLimits, readMultipart } from './multipart-read.js'
 import type { FileHeader } from './schema.js'
@@ -69,6 +70,9 @@ async function readForm(request: FastifyRequest, keep: PartFilter): Promise<Mult
   if (payload !== undefined) {
     return readMultipart(payload, request.headers, limitsOf(request), bodyLimitOf(request), keep)
   }
+  // @fastify/multipart with `attachFieldsToBody` read the body before the handler
+  const attached = attachedForm(request, keep)
+  if (attached !== undefined) return attached
   const withParts = request as unknown as PartsRequest
   if (typeof withParts.parts === 'function') return readParts(withParts, limitsOf(request), bodyLimitOf(request), keep)
   // a parser of the app's own (or a catch-all) let the body through: the client's choice of a
