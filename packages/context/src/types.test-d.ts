@@ -5,8 +5,8 @@ import { describe, expectTypeOf, it } from 'vitest'
 import { type Ctx, ctx, type Handler, handle, type Range, type WeftContextOptions, weftContext } from './index.js'
 
 describe('request.ctx', () => {
-  it('is a Ctx on every Fastify request', () => {
-    expectTypeOf<FastifyRequest['ctx']>().toEqualTypeOf<Ctx>()
+  it('is a Ctx, or undefined in a scope without weftContext; ctx(request, reply) is a Ctx', () => {
+    expectTypeOf<FastifyRequest['ctx']>().toEqualTypeOf<Ctx | undefined>()
     expectTypeOf(ctx).returns.toEqualTypeOf<Ctx>()
   })
 

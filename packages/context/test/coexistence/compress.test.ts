@@ -30,7 +30,7 @@ describe.each(orders)('@fastify/compress (%s)', (order) => {
     )
     app.get(
       '/send',
-      handle((c) => c.type('txt').send('plain words')),
+      handle((c) => c.type('txt').send(Buffer.from('plain words'))),
     )
     return app
   }
@@ -56,7 +56,7 @@ describe.each(orders)('@fastify/compress (%s)', (order) => {
       method: 'POST',
       url: '/text',
       headers: { 'content-type': 'text/plain', 'content-encoding': 'gzip' },
-      payload: gzipSync('plain words'),
+      payload: gzipSync(Buffer.from('plain words')),
     })
     expect([res.statusCode, res.body]).toEqual([200, 'plain words'])
   })
