@@ -24,25 +24,52 @@ const formParser: FastifyBodyParser<Buffer> = (_request, body, done) => {
   else done(null, parseQueryString(text))
 }
 
-// The contexts whose default parsers are in place (each context adds them once).
+// The contexts whose default parsers are in place or on their way (each context adds them once),
+// and those whose hooks provide them (for themselves and the contexts made inside them).
 const provided = new WeakSet<FastifyInstance>()
+const providing = new WeakSet<FastifyInstance>()
 
 /**
- * Gives every context binding's default parsers for the types no parser covers there, when its
- * first route is added: by then the app's own parsers and the official plugins' (`@fastify/formbody`,
- * `@fastify/multipart`), registered before or after weftBinding, are in place, and are kept. A
- * child context gives up the defaults it inherits (a parser of its own may take their types),
- * and gets its own at its first route.
+ * Gives every context binding's default parsers for the types no parser covers there, once the
+ * plugins registered before its first route are loaded: the app's own parsers and the official
+ * plugins' (`@fastify/formbody`, `@fastify/multipart`), registered before or after weftBinding,
+ * are kept. A child context gives up the defaults it inherits (a parser of its own may take their
+ * types), and gets its own at its first route. Routes declared before the plugin loaded (a
+ * registration not awaited) get them when it loads.
  */
 export function provideDefaultParsers(fastify: FastifyInstance): void {
+  if (providedAbove(fastify)) return
+  providing.add(fastify)
   fastify.addHook('onRoute', function (this: FastifyInstance) {
     if (provided.has(this)) return
     provided.add(this)
-    addDefaultParsers(this)
+    // after the plugins queued before the route, as Fastify finishes the route itself
+    this.after(async (error) => {
+      // a plugin's failure stays the boot's failure
+      if (error) throw error
+      addDefaultParsers(this)
+    })
   })
   fastify.addHook('onRegister', (child) => {
     for (const type of withoutInheritedDefaults(child)) child.removeContentTypeParser(type)
   })
+  if (hasRoutes(fastify) && !provided.has(fastify)) {
+    provided.add(fastify)
+    addDefaultParsers(fastify)
+  }
+}
+
+/** Whether `fastify` or a context it is made in has the hooks already (a second registration). */
+function providedAbove(fastify: FastifyInstance): boolean {
+  for (let holder: object | null = fastify; holder !== null; holder = Object.getPrototypeOf(holder)) {
+    if (providing.has(holder as FastifyInstance)) return true
+  }
+  return false
+}
+
+/** Whether the app has routes already (declared before the plugin loaded: its onRoute hook missed them). */
+function hasRoutes(fastify: FastifyInstance): boolean {
+  return fastify.printRoutes() !== '(empty tree)'
 }
 
 function addDefaultParsers(app: FastifyInstance): void {

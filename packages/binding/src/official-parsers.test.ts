@@ -144,3 +144,24 @@ describe('parsers of a child context', () => {
     })
   })
 })
+
+describe('registrations not awaited', () => {
+  const formHeaders = { 'content-type': 'application/x-www-form-urlencoded' }
+
+  it('give routes declared before weftBinding loads its parsers', async () => {
+    const app = Fastify()
+    app.register(weftBinding)
+    app.post('/', async (request) => bind(request).form(Named))
+    const res = await app.inject({ method: 'POST', url: '/', headers: formHeaders, payload: 'name=Ada' })
+    expect([res.statusCode, res.json()]).toEqual([200, { name: 'Ada' }])
+  })
+
+  it('keep the parser of a plugin registered after weftBinding and before the routes', async () => {
+    const app = Fastify()
+    await app.register(weftBinding)
+    app.register(fastifyMultipart, { attachFieldsToBody: true })
+    app.post('/', async (request) => bind(request).form(Named))
+    const res = await app.inject({ method: 'POST', url: '/', ...multipart([{ name: 'name', value: 'Ada' }]) })
+    expect([res.statusCode, res.json()]).toEqual([200, { name: 'Ada' }])
+  })
+})
