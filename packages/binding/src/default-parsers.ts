@@ -83,6 +83,7 @@ function addDefaultParsers(app: FastifyInstance): void {
   add(form, formParser)
   for (const type of rawTypes) add(type)
   if (config.emptyJsonBody === 'absent' && takesJson(app)) defaults.push('application/json')
+  else if (!app.hasContentTypeParser('application/json')) restoreFastifyJson(app)
   add(jsonSuffix, jsonParser(app))
   if (!hasCatchAll(app)) add(untypedBody)
   if (config.multipart && !app.hasContentTypeParser(multipart)) {
@@ -103,4 +104,14 @@ function takesJson(app: FastifyInstance): boolean {
     if (error instanceof errorCodes.FST_ERR_CTP_ALREADY_PRESENT) return false
     throw error
   }
+}
+
+/**
+ * Puts Fastify's own JSON parser back in a child that gave up the parent's (`emptyJsonBody:
+ * 'error'` there): without one, JSON bodies would be a 415.
+ */
+function restoreFastifyJson(app: FastifyInstance): void {
+  const { onProtoPoisoning = 'error', onConstructorPoisoning = 'error' } = app.initialConfig
+  const parse = app.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning)
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parse)
 }

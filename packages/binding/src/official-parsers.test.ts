@@ -165,3 +165,22 @@ describe('registrations not awaited', () => {
     expect([res.statusCode, res.json()]).toEqual([200, { name: 'Ada' }])
   })
 })
+
+describe('a child registering weftBinding with emptyJsonBody: error', () => {
+  it('gets Fastify’s JSON parser and its 400 for an empty body; the parent keeps Weft’s', async () => {
+    const app = Fastify()
+    await app.register(weftBinding)
+    app.post('/', async (request) => ({ body: request.body ?? 'none' }))
+    await app.register(async (child) => {
+      await child.register(weftBinding, { emptyJsonBody: 'error' })
+      child.post('/child', async (request) => bind(request).json(Named))
+    })
+    const json = { 'content-type': 'application/json' }
+    const root = await app.inject({ method: 'POST', url: '/', headers: json, payload: '' })
+    expect([root.statusCode, root.json()]).toEqual([200, { body: 'none' }])
+    const ok = await app.inject({ method: 'POST', url: '/child', headers: json, payload: '{"name":"Ada"}' })
+    expect([ok.statusCode, ok.json()]).toEqual([200, { name: 'Ada' }])
+    const empty = await app.inject({ method: 'POST', url: '/child', headers: json, payload: '' })
+    expect([empty.statusCode, empty.json().code]).toEqual([400, 'FST_ERR_CTP_EMPTY_JSON_BODY'])
+  })
+})
