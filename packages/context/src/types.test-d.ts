@@ -30,6 +30,13 @@ describe('plugin options', () => {
     expectTypeOf<WeftContextOptions['storage']>().toEqualTypeOf<import('./options.js').Storage | undefined>()
   })
 
+  it('take @weft/binding options under binding, and decorateRequest', async () => {
+    const app = Fastify()
+    await app.register(weftContext, { binding: { multipart: false, emptyJsonBody: 'error' }, decorateRequest: false })
+    // @ts-expect-error emptyJsonBody is 'absent' or 'error'
+    await app.register(weftContext, { binding: { emptyJsonBody: 'none' } })
+  })
+
   it('types the route name in config', () => {
     const app = Fastify()
     app.get(
