@@ -1,7 +1,7 @@
 import type { FastifyBodyParser, FastifyInstance, FastifyRequest } from 'fastify'
 import { configOf } from './config.js'
-import { mediaTypeOfHeader } from './content-type.js'
 import { UnsupportedBodyEncodingError } from './errors.js'
+import { ownKeptTypes, recordKeptType } from './kept-types.js'
 import { type Done, readBody } from './read-body.js'
 
 // Binding's body parsers keep the bytes they parsed on the request, for `c.body()` of
@@ -11,8 +11,9 @@ const kBodyBytes = Symbol('weft.binding.bodyBytes')
 
 type BytesCarrier = FastifyRequest & { [kBodyBytes]?: Buffer }
 
-/** The media types whose parser keeps the body's bytes: exact names and `+suffix` patterns. */
-export type KeptTypes = { names: Set<string>; patterns: RegExp[] }
+// Requests whose body a `preParsing` stream had decoded before a binding parser read it (few: a
+// set, not one more decorator that every request would pay for).
+const decodedUpstream = new WeakSet<FastifyRequest>()
 
 /** Declares the request decorator, so that every request has the same shape. */
 export function decorateBodyBytes(fastify: FastifyInstance): void {
@@ -24,28 +25,35 @@ export function bodyBytes(request: FastifyRequest): Buffer | undefined {
   return (request as BytesCarrier)[kBodyBytes]
 }
 
+/**
+ * Whether the kept bytes of `request` were decoded by a `preParsing` stream (`@fastify/compress`'s
+ * request decompression): they are the body as decoded, and its Content-Encoding is undone already.
+ */
+export function bodyBytesDecoded(request: FastifyRequest): boolean {
+  return decodedUpstream.has(request)
+}
+
 /** Passes the bytes on as `request.body`, for `bind()` to decode with the schema at hand. */
 const asBytes: FastifyBodyParser<Buffer> = (_request, body, done) => done(null, body)
 
 /**
  * Adds a body parser for `type` that keeps the bytes it reads (`parse` gets them after; by default
- * they become `request.body`), and records `type` in `kept`, so that the two never disagree.
+ * they become `request.body`), and records `type` as kept in `fastify`'s context, so that the two
+ * never disagree.
  */
 export function addKeepingParser(
   fastify: FastifyInstance,
-  kept: KeptTypes,
   type: string | RegExp,
   parse: FastifyBodyParser<Buffer> = asBytes,
 ): void {
   // the body is read here, not with `parseAs: 'buffer'` (read-body.ts says why)
   fastify.addContentTypeParser(type, (request, payload, done) => {
-    readBody(request, payload, done, keepThenParse, parse)
+    // a stream put in place by a `preParsing` hook that decodes (`@fastify/compress`) says so with
+    // `receivedEncodedLength`, as Fastify asks of such streams: its bytes are decoded already
+    const decoded = (payload as { receivedEncodedLength?: number }).receivedEncodedLength !== undefined
+    readBody(request, payload, done, decoded ? keepDecodedThenParse : keepThenParse, parse)
   })
-  if (typeof type === 'string') kept.names.add(type.toLowerCase())
-  // the plugin may be registered again in the same context: one entry per pattern
-  else if (!kept.patterns.some((known) => known.source === type.source && known.flags === type.flags)) {
-    kept.patterns.push(type)
-  }
+  recordKeptType(ownKeptTypes(fastify), type)
 }
 
 /** Keeps the bytes on the request, then parses them (decoded first if the body is coded). */
@@ -55,6 +63,18 @@ function keepThenParse(request: FastifyRequest, body: Buffer, parse: FastifyBody
   const coding = request.raw.headers['content-encoding']
   if (coding === undefined || isIdentity(coding)) parse(request, body, done)
   else decodeThenParse(request, body, coding, parse, done)
+}
+
+/** Keeps the bytes a `preParsing` stream decoded, then parses them: a coding is undone only once. */
+function keepDecodedThenParse(
+  request: FastifyRequest,
+  body: Buffer,
+  parse: FastifyBodyParser<Buffer>,
+  done: Done,
+): void {
+  ;(request as BytesCarrier)[kBodyBytes] = body
+  decodedUpstream.add(request)
+  parse(request, body, done)
 }
 
 /** `identity` or nothing: no coding to undo. */
@@ -86,15 +106,4 @@ function decodeThenParse(
     (decoded) => parse(request, decoded, done),
     (error: Error) => done(error, undefined),
   )
-}
-
-/** Whether a Content-Type header names one of the kept media types. */
-export function isKeptType(kept: KeptTypes, header: string | undefined): boolean {
-  // a body without a Content-Type: kept when binding accepts such bodies (untyped-body.ts)
-  if (header === undefined) return kept.names.has('')
-  if (kept.names.has(header)) return true
-  const mediaType = mediaTypeOfHeader(header)
-  if (kept.names.has(mediaType)) return true
-  for (const pattern of kept.patterns) if (pattern.test(mediaType)) return true
-  return false
 }

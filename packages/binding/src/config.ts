@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { TSchema } from 'typebox'
-import { addKeepingParser, type KeptTypes } from './body-bytes.js'
+import { addKeepingParser } from './body-bytes.js'
 
 /**
  * Checks a bound value (the seed's `StructValidator`). Throw (ideally a `ValidationError`) to reject.
@@ -99,8 +99,10 @@ export type BindingConfig = {
   msgpack: BinaryDecoder | undefined
   cbor: BinaryDecoder | undefined
   multipartLimits: MultipartLimits
-  /** The media types whose parser (added by the plugin or a custom binder) keeps the body's bytes. */
-  keptTypes: KeptTypes
+  /** Whether the plugin's default parsers include one for multipart forms (option `multipart`). */
+  multipart: boolean
+  /** Option `emptyJsonBody`: `'absent'` has the plugin's JSON parser take the place of Fastify's default. */
+  emptyJsonBody: 'absent' | 'error'
   /** Decodes a coded body before those parsers parse it; without one, such a body is a 415. */
   bodyDecoder: BodyDecoder | undefined
   /** Plans compiled for this configuration, per schema and tag; replaced when the config changes. */
@@ -124,7 +126,8 @@ export function createConfig(): BindingConfig {
     msgpack: undefined,
     cbor: undefined,
     multipartLimits: {},
-    keptTypes: { names: new Set(), patterns: [] },
+    multipart: true,
+    emptyJsonBody: 'absent',
     bodyDecoder: undefined,
     plans: new WeakMap(),
   }
@@ -146,6 +149,11 @@ export function configOf(request: FastifyRequest): BindingConfig {
     lastServer = server
   }
   return lastConfig
+}
+
+/** The configuration `app`'s context sees (its own or its parent's; defaults when there is none). */
+export function configOfInstance(app: FastifyInstance): BindingConfig {
+  return (app as unknown as WithConfig)[kBindingConfig] ?? defaults
 }
 
 /**
@@ -170,7 +178,6 @@ function copyConfig(config: BindingConfig): BindingConfig {
     customBinders: new Map(config.customBinders),
     converters: new Map(config.converters),
     multipartLimits: { ...config.multipartLimits },
-    keptTypes: { names: new Set(config.keptTypes.names), patterns: [...config.keptTypes.patterns] },
     plans: new WeakMap(),
   }
 }
@@ -223,6 +230,6 @@ export function registerCustomBinder(app: FastifyInstance, binder: CustomBinder)
   config.customBinders.set(binder.name, binder)
   for (const type of binder.mimeTypes) {
     const mediaType = type.toLowerCase()
-    if (!app.hasContentTypeParser(mediaType)) addKeepingParser(app, config.keptTypes, mediaType)
+    if (!app.hasContentTypeParser(mediaType)) addKeepingParser(app, mediaType)
   }
 }

@@ -1,5 +1,5 @@
 export { Binder, type BindOptions, bind } from './binder.js'
-export { bodyBytes } from './body-bytes.js'
+export { bodyBytes, bodyBytesDecoded } from './body-bytes.js'
 export {
   type BinaryDecoder,
   type BodyDecoder,

@@ -2,6 +2,7 @@ import { Buffer } from 'node:buffer'
 import type { FastifyRequest, RequestPayload } from 'fastify'
 import { configOf } from './config.js'
 import { UnsupportedMediaTypeError } from './errors.js'
+import { attachedForm } from './multipart-attached.js'
 import { BodyTooLargeError, FieldTooLargeError } from './multipart-errors.js'
 import { type MultipartForm, type PartFilter, type ResolvedLimits, readMultipart } from './multipart-read.js'
 import type { FileHeader } from './schema.js'
@@ -69,8 +70,16 @@ async function readForm(request: FastifyRequest, keep: PartFilter): Promise<Mult
   if (payload !== undefined) {
     return readMultipart(payload, request.headers, limitsOf(request), bodyLimitOf(request), keep)
   }
+  // @fastify/multipart with `attachFieldsToBody` read the body before the handler
+  const attached = attachedForm(request, keep)
+  if (attached !== undefined) return attached
   const withParts = request as unknown as PartsRequest
-  if (typeof withParts.parts === 'function') return readParts(withParts, limitsOf(request), bodyLimitOf(request), keep)
+  if (typeof withParts.parts === 'function') {
+    // the plugin's own limits stand, unless the app gave weftBinding some
+    const given = configOf(request).multipartLimits
+    const limits = Object.keys(given).length === 0 ? undefined : limitsOf(request)
+    return readParts(withParts, limits, bodyLimitOf(request), keep)
+  }
   // a parser of the app's own (or a catch-all) let the body through: the client's choice of a
   // type the app does not read as a form
   throw new UnsupportedMediaTypeError(contentType, 'a form this server reads (multipart forms are not enabled)')
@@ -89,13 +98,13 @@ type Part =
       toBuffer(): Promise<Buffer>
     }
   | { type: 'field'; fieldname: string; value: unknown; valueTruncated: boolean }
-type PartsRequest = { parts(options: { limits: ResolvedLimits }): AsyncIterable<Part> }
+type PartsRequest = { parts(options?: { limits: ResolvedLimits }): AsyncIterable<Part> }
 
 // The bytes of the parts read, against `bodyLimit` (part headers are not seen through this API,
 // so the count is of names, values and file contents: what would be held).
 async function readParts(
   request: PartsRequest,
-  limits: ResolvedLimits,
+  limits: ResolvedLimits | undefined,
   bodyLimit: number,
   keep: PartFilter,
 ): Promise<MultipartForm> {
@@ -106,7 +115,7 @@ async function readParts(
     received += bytes
     if (received > bodyLimit) throw new BodyTooLargeError()
   }
-  for await (const part of request.parts({ limits })) {
+  for await (const part of request.parts(limits === undefined ? undefined : { limits })) {
     count(Buffer.byteLength(part.fieldname))
     if (part.type === 'file' && keep !== undefined && !keep(part.fieldname, true)) {
       file[part.fieldname] ??= []

@@ -1,7 +1,6 @@
-import { parse as parseQueryString } from 'fast-querystring'
-import type { FastifyBodyParser, FastifyInstance, FastifyPluginAsync } from 'fastify'
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
-import { addKeepingParser, decorateBodyBytes } from './body-bytes.js'
+import { decorateBodyBytes } from './body-bytes.js'
 import {
   applyParserConfig,
   type CustomBinder,
@@ -11,13 +10,7 @@ import {
   registerCustomBinder,
   type StructValidator,
 } from './config.js'
-import { InvalidUtf8Error } from './errors.js'
-import { checkJsonDepth } from './json-depth.js'
-import { noteJsonText } from './json-text.js'
-import { deferMultipart } from './multipart.js'
-import { cborTypes, keepRawBodies, msgpackTypes } from './raw-bodies.js'
-import { acceptUntypedBodies } from './untyped-body.js'
-import { utf8Text } from './utf8.js'
+import { provideDefaultParsers } from './default-parsers.js'
 
 /**
  * Options of the `@weft/binding` plugin (the seed's framework settings for binding).
@@ -47,18 +40,13 @@ export type WeftBindingOptions = {
   multipart?: boolean
   /**
    * `'absent'` (default): a JSON request with an empty body has no body (`request.body` undefined),
-   * as the seed's `All()` needs; the plugin replaces Fastify's `application/json` parser for that,
-   * with the same decoding and poisoning checks (so a JSON parser of the app's own, added before,
-   * is replaced too). `'error'` keeps the parser in place and Fastify's 400
+   * as the seed's `All()` needs; the plugin's JSON parser takes the place of Fastify's default one
+   * for that, with the same decoding and poisoning checks. A JSON parser of the app's own is never
+   * replaced: its answer to an empty body stands. `'error'` keeps Fastify's parser and its 400
    * `FST_ERR_CTP_EMPTY_JSON_BODY`.
    */
   emptyJsonBody?: 'absent' | 'error'
 }
-
-// Kept as bytes: bind() decodes them with the schema at hand. MessagePack and CBOR bodies are
-// accepted too, so that binding them without their setup plugin says how to enable it instead
-// of Fastify's bare 415.
-const rawTypes = ['application/xml', 'text/xml', /^[a-z]+\/[^;\s]+\+xml(;|$)/i, ...msgpackTypes, ...cborTypes]
 
 async function plugin(fastify: FastifyInstance, options: WeftBindingOptions): Promise<void> {
   const config = ensureConfig(fastify)
@@ -67,65 +55,18 @@ async function plugin(fastify: FastifyInstance, options: WeftBindingOptions): Pr
   for (const binder of options.customBinders ?? []) registerCustomBinder(fastify, binder)
   if (options.parserDecoder !== undefined) applyParserConfig(config, options.parserDecoder)
   if (options.multipartLimits !== undefined) config.multipartLimits = { ...options.multipartLimits }
-
+  if (options.multipart !== undefined) config.multipart = options.multipart
+  if (options.emptyJsonBody !== undefined) config.emptyJsonBody = options.emptyJsonBody
   decorateBodyBytes(fastify)
-  const kept = config.keptTypes
-  const form = 'application/x-www-form-urlencoded'
-  if (!fastify.hasContentTypeParser(form)) {
-    addKeepingParser(fastify, kept, form, (_request, body, done) => {
-      const text = utf8Text(body)
-      if (text === undefined) done(new InvalidUtf8Error(), undefined)
-      else done(null, parseQueryString(text))
-    })
-  }
-  keepRawBodies(fastify, rawTypes)
-  if (options.emptyJsonBody !== 'error') {
-    // replaced, so that an empty body is no body
-    fastify.removeContentTypeParser('application/json')
-    addKeepingParser(fastify, kept, 'application/json', jsonParser(fastify))
-  }
-  const jsonSuffix = /^[a-z]+\/[^;\s]+\+json(;|$)/i
-  if (!fastify.hasContentTypeParser(jsonSuffix)) addKeepingParser(fastify, kept, jsonSuffix, jsonParser(fastify))
-  acceptUntypedBodies(fastify, kept)
-  if (options.multipart !== false && !fastify.hasContentTypeParser('multipart/form-data')) {
-    fastify.addContentTypeParser('multipart/form-data', deferMultipart)
-  }
+  provideDefaultParsers(fastify)
 }
 
 /**
- * Fastify's JSON parser (with the app's poisoning settings), given the text as Fastify's own string
- * parsers decode it; an empty body is no body, and bytes that are not UTF-8 are a 400
- * (RFC 8259 §8.1), not text with U+FFFD in it.
- */
-function jsonParser(fastify: FastifyInstance): FastifyBodyParser<Buffer> {
-  const { onProtoPoisoning = 'error', onConstructorPoisoning = 'error' } = fastify.initialConfig
-  const parse = fastify.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning)
-  return (request, body, done) => {
-    if (body.length === 0) {
-      done(null, undefined)
-      return
-    }
-    const text = utf8Text(body)
-    if (text === undefined) {
-      done(new InvalidUtf8Error(), undefined)
-      return
-    }
-    // a large body nested deep costs the parser far more than its size (json-depth.ts)
-    try {
-      checkJsonDepth(text)
-    } catch (error) {
-      done(error as Error, undefined)
-      return
-    }
-    noteJsonText(body, text)
-    parse(request, text, done)
-  }
-}
-
-/**
- * Registers `@weft/binding`: its settings and body parsers for urlencoded forms, multipart forms,
- * XML, `+json` types and bodies without a Content-Type (each only where none exists; no hooks).
- * `bind(request)` also works without it, with the defaults.
+ * Registers `@weft/binding`: its settings, and body parsers for JSON, urlencoded forms, multipart
+ * forms, XML, `+json` types and bodies without a Content-Type. The parsers are added to each
+ * context when its first route is, for the types no parser covers by then: parsers of the app's
+ * own and of `@fastify/formbody`/`@fastify/multipart`, registered before or after this plugin (and
+ * before the routes), are kept. `bind(request)` also works without the plugin, with the defaults.
  */
 export const weftBinding: FastifyPluginAsync<WeftBindingOptions> = fp(plugin, {
   fastify: '5.x',

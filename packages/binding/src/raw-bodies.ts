@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { addKeepingParser, isKeptType } from './body-bytes.js'
-import { configOf, ensureConfig } from './config.js'
+import { addKeepingParser } from './body-bytes.js'
+import { isKeptType, keptTypesOf } from './kept-types.js'
 
 /** Content types of MessagePack bodies. */
 export const msgpackTypes: (string | RegExp)[] = [
@@ -17,9 +17,8 @@ export const cborTypes: (string | RegExp)[] = ['application/cbor', /^[a-z]+\/[^;
  * schema at hand. A type that already has a parser keeps it.
  */
 export function keepRawBodies(fastify: FastifyInstance, types: readonly (string | RegExp)[]): void {
-  const kept = ensureConfig(fastify).keptTypes
   for (const type of types) {
-    if (!fastify.hasContentTypeParser(type)) addKeepingParser(fastify, kept, type)
+    if (!fastify.hasContentTypeParser(type)) addKeepingParser(fastify, type)
   }
 }
 
@@ -30,5 +29,5 @@ export function keepRawBodies(fastify: FastifyInstance, types: readonly (string 
  * afterwards gets, from `c.body()`, what its own parser keeps.
  */
 export function keepsBodyBytes(request: FastifyRequest): boolean {
-  return isKeptType(configOf(request).keptTypes, request.headers['content-type'])
+  return isKeptType(keptTypesOf(request.server), request.headers['content-type'])
 }

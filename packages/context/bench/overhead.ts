@@ -26,7 +26,7 @@ async function build(name: OverheadCase): Promise<FastifyInstance> {
       '/',
       handle((c) => c.sendString('hello')),
     )
-  else if (name === 'request.ctx') app.get('/', async (request) => (request.ctx.path() === '/' ? 'hello' : 'other'))
+  else if (name === 'request.ctx') app.get('/', async (request) => (request.ctx!.path() === '/' ? 'hello' : 'other'))
   else app.get('/', async () => 'hello')
   await app.ready()
   return app

@@ -196,7 +196,7 @@ describe('body() decoding limits (decompression bombs)', () => {
   it('decodes a coded body read through request.ctx in a plain handler', async () => {
     const app = await makeApp()
     app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_r, b, done) => done(null, b))
-    app.post('/', async (request) => request.ctx.body().toString())
+    app.post('/', async (request) => request.ctx!.body().toString())
     const res = await app.inject({
       method: 'POST',
       url: '/',
@@ -213,11 +213,11 @@ describe('body() decoding limits (decompression bombs)', () => {
       payload.on('end', () => done(null, 'parsed by the app'))
     })
     app.addHook('preHandler', async (request) => {
-      request.ctx.locals('seen', request.ctx.bodyRaw().toString())
+      request.ctx!.locals('seen', request.ctx!.bodyRaw().toString())
     })
     app.post('/', async (request) => ({
-      hook: request.ctx.locals('seen'),
-      handler: request.ctx.bodyRaw().toString(),
+      hook: request.ctx!.locals('seen'),
+      handler: request.ctx!.bodyRaw().toString(),
       body: request.body,
     }))
     const res = await app.inject({ method: 'POST', url: '/', payload: Buffer.from('raw bytes'), headers: octets })

@@ -1,11 +1,10 @@
 import { Buffer } from 'node:buffer'
 import type { IncomingHttpHeaders } from 'node:http'
-import { type BodyDecoder, bodyBytes, keepsBodyBytes } from '@weft/binding'
+import { type BodyDecoder, bodyBytes, bodyBytesDecoded, keepsBodyBytes } from '@weft/binding'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { type DecodeLimits, decodeBody, decodeBodySync } from './body-decode.js'
 import type { CtxBase } from './ctx-base.js'
-import { ctx, heldCtx, rememberReply } from './ctx-slot.js'
-import type { ResolvedOptions } from './options.js'
+import { ctx, heldCtx, optionsOf, rememberReply } from './ctx-slot.js'
 
 /** Fastify's default `bodyLimit`, used when a request carries no route options. */
 const FASTIFY_BODY_LIMIT = 1024 * 1024
@@ -42,27 +41,20 @@ export class ReceivedBody {
  * a bound function per request, its onRequest runner fewer (a gain within the benchmarks' noise,
  * bench/RESULTS.md), and `request.ctx` then works in later onRequest hooks too.
  */
-export function prepareRequestWith(options: ResolvedOptions) {
-  return function prepareRequest(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
-    rememberReply(request, reply)
-    // the raw headers: Fastify's `request.headers` getter costs more than the rest of the check
-    const headers = request.raw.headers
-    const length = headers['content-length']
-    const hasBody = (length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined
-    if (hasBody) keepBody(request, reply, headers, options)
-    done()
-  }
+export function prepareRequest(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  rememberReply(request, reply)
+  // the raw headers: Fastify's `request.headers` getter costs more than the rest of the check
+  const headers = request.raw.headers
+  const length = headers['content-length']
+  const hasBody = (length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined
+  if (hasBody) keepBody(request, reply, headers)
+  done()
 }
 
 /** Sees to it that `c.body()` will have the bytes of a body, unless the parser reading it keeps them. */
-function keepBody(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  headers: IncomingHttpHeaders,
-  options: ResolvedOptions,
-): void {
+function keepBody(request: FastifyRequest, reply: FastifyReply, headers: IncomingHttpHeaders): void {
   // the common case first: a binding parser (JSON, forms...) keeps the bytes it reads, and
-  // decodes a coded body with decodeKeptBodyWith() before it parses it
+  // decodes a coded body with decodeKeptBody() before it parses it
   if (keepsBodyBytes(request)) return
   const encoding = headers['content-encoding']
   const contentType = headers['content-type']
@@ -71,7 +63,7 @@ function keepBody(
   const received = new ReceivedBody()
   ctx(request, reply)._received = received
   keepChunks(request, received.chunks)
-  if (encoding !== undefined) decodeWhenComplete(request, received, encoding, options)
+  if (encoding !== undefined) decodeWhenComplete(request, received, encoding)
 }
 
 /**
@@ -101,14 +93,9 @@ function keepChunks(request: FastifyRequest, chunks: Buffer[]): void {
  * Fastify's (added later), so the decoding is under way, and `handle()` can wait for it, before
  * the handler runs; the synchronous `body()` then finds the result ready.
  */
-function decodeWhenComplete(
-  request: FastifyRequest,
-  received: ReceivedBody,
-  encoding: string,
-  options: ResolvedOptions,
-): void {
+function decodeWhenComplete(request: FastifyRequest, received: ReceivedBody, encoding: string): void {
   request.raw.once('end', () => {
-    received.decoding = decodeBody(received.bytes(), encoding, decodeLimits(request, options)).then(
+    received.decoding = decodeBody(received.bytes(), encoding, decodeLimits(request)).then(
       (decoded) => {
         received.decoded = { body: decoded }
       },
@@ -131,7 +118,10 @@ function receivedBytes(c: CtxBase): Buffer {
   return Buffer.alloc(0)
 }
 
-/** The raw request body as received (empty when there was none or it was multipart). */
+/**
+ * The raw request body as received (empty when there was none or it was multipart); a body that a
+ * `preParsing` stream decoded (`@fastify/compress`) before a binding parser read it, as decoded.
+ */
 export function bodyRaw(c: CtxBase): Buffer {
   const raw = receivedBytes(c)
   return c._opts.immutable ? Buffer.from(raw) : raw
@@ -143,22 +133,24 @@ export function bodyRaw(c: CtxBase): Buffer {
  * hook keeps other bodies, so that `c.body()` returns the decoded bytes and `c.bodyRaw()` the
  * bytes as received.
  */
-export function decodeKeptBodyWith(options: ResolvedOptions): BodyDecoder {
-  return async (request, bytes, coding) => {
-    const decoded = await decodeBody(bytes, coding, decodeLimits(request, options))
-    const c = heldCtx(request)
-    if (c !== undefined) {
-      const received = new ReceivedBody()
-      received.chunks.push(bytes)
-      received.decoded = { body: decoded }
-      c._received = received
-    }
-    return decoded
+export const decodeKeptBody: BodyDecoder = async (request, bytes, coding) => {
+  const decoded = await decodeBody(bytes, coding, decodeLimits(request))
+  const c = heldCtx(request)
+  if (c !== undefined) {
+    const received = new ReceivedBody()
+    received.chunks.push(bytes)
+    received.decoded = { body: decoded }
+    c._received = received
   }
+  return decoded
 }
 
-/** The decode limits of a request: the `bodyDecodeLimit` option, else the route's `bodyLimit`. */
-function decodeLimits(request: FastifyRequest, options: ResolvedOptions): DecodeLimits {
+/**
+ * The decode limits of a request: the `bodyDecodeLimit` option of the weftContext registration of
+ * its route's scope, else the route's `bodyLimit`.
+ */
+function decodeLimits(request: FastifyRequest): DecodeLimits {
+  const options = optionsOf(request.server)
   return {
     maxBytes: options.bodyDecodeLimit ?? routeBodyLimit(request),
     maxCodings: options.maxContentCodings,
@@ -177,6 +169,7 @@ export function body(c: CtxBase): Buffer {
   }
   const raw = bodyRaw(c)
   const header = c._req.headers['content-encoding']
-  if (header === undefined || raw.length === 0) return raw
-  return decodeBodySync(raw, header, decodeLimits(c._req, c._opts))
+  // a `preParsing` stream (@fastify/compress) decoded it before the parser kept it
+  if (header === undefined || raw.length === 0 || bodyBytesDecoded(c._req)) return raw
+  return decodeBodySync(raw, header, decodeLimits(c._req))
 }

@@ -18,7 +18,8 @@ type OptionsCarrier = { [kOptions]?: ResolvedOptions }
 let lastServer: unknown
 let lastOptions: ResolvedOptions = defaultOptions
 
-function optionsOf(server: FastifyRequest['server']): ResolvedOptions {
+/** The options of the weftContext registration `server` (a route's instance) sees; defaults without one. */
+export function optionsOf(server: FastifyRequest['server']): ResolvedOptions {
   if (server !== lastServer) {
     lastOptions = (server as unknown as OptionsCarrier)[kOptions] ?? defaultOptions
     lastServer = server

@@ -83,6 +83,24 @@ export const BadEncodingError = createError<[string]>('WEFT_BAD_ENCODING', "Requ
 /** `getRouteURL`/`redirectToRoute` got a name no route carries. */
 export const RouteNotFoundError = createError<[string]>('WEFT_ROUTE_NOT_FOUND', "No route is named '%s'", 500)
 
+/**
+ * `getRouteURL`/`redirectToRoute` got the name of a route that another registration of weftContext
+ * (a sibling scope's) sees, not this route's: names are looked up among the routes of one
+ * registration and the scopes inside it.
+ */
+export const RouteInOtherScopeError = createError<[string]>(
+  'WEFT_ROUTE_IN_OTHER_SCOPE',
+  "Route '%s' is in a scope with its own registration of weftContext, which this route's registration does not see: register weftContext once, in a scope that holds both routes (the root), to name routes across scopes",
+  500,
+)
+
+/** `request.ctx` is decorated already, by the app or another plugin, when weftContext is registered. */
+export const CtxDecoratorTakenError = createError(
+  'WEFT_CTX_DECORATOR_TAKEN',
+  'request.ctx is decorated already (by the app or another plugin): weftContext gives each request its Ctx there. Rename that decorator, or pass { decorateRequest: false } to weftContext and reach the Ctx through handle() or ctx(request, reply)',
+  500,
+)
+
 /** `getRouteURL`/`redirectToRoute` lacks a value for a required route parameter. */
 export const RouteParamMissingError = createError<[string, string]>(
   'WEFT_ROUTE_PARAM_MISSING',

@@ -248,7 +248,7 @@ describe('handle', () => {
     app.setNotFoundHandler(handle((c) => c.status(404).json({ path: c.path() })))
     expect((await app.inject('/nope')).json()).toEqual({ path: '/nope' })
     const plain = await makeApp()
-    plain.setNotFoundHandler(async (request, reply) => reply.code(404).send({ path: request.ctx.path() }))
+    plain.setNotFoundHandler(async (request, reply) => reply.code(404).send({ path: request.ctx!.path() }))
     expect((await plain.inject('/gone')).json()).toEqual({ path: '/gone' })
   })
 
@@ -281,7 +281,7 @@ describe('request.ctx and ctx()', () => {
 
   it('is usable from a plain Fastify handler', async () => {
     const app = await makeApp()
-    app.get('/q', async (request) => request.ctx.query('name', 'anon'))
+    app.get('/q', async (request) => request.ctx!.query('name', 'anon'))
     expect((await app.inject('/q?name=ada')).body).toBe('ada')
     expect((await app.inject('/q')).body).toBe('anon')
   })
@@ -289,7 +289,7 @@ describe('request.ctx and ctx()', () => {
   it('exposes the Fastify request, reply, raw objects and app', async () => {
     const app = await makeApp()
     app.get('/', async (request, reply) => {
-      const c = request.ctx
+      const c = ctx(request, reply)
       return {
         request: c.request() === request,
         reply: c.response() === reply,

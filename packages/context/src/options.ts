@@ -1,3 +1,4 @@
+import type { WeftBindingOptions } from '@weft/binding'
 import type { NO_TRUST, TrustFn } from './proxy-trust.js'
 
 /**
@@ -67,6 +68,22 @@ export interface WeftContextOptions {
   bodyDecodeLimit?: number
   /** How many stacked Content-Encodings (`gzip, gzip`) `c.body()` undoes (default 1; more: 415). */
   maxContentCodings?: number
+  /**
+   * Options of the `@weft/binding` plugin that weftContext registers (`multipart`,
+   * `multipartLimits`, `emptyJsonBody`, `customBinders`...). Given in a child scope, they are that
+   * scope's own.
+   *
+   * @example
+   * ```ts
+   * await app.register(weftContext, { binding: { multipartLimits: { fileSize: 1_000_000 } } })
+   * ```
+   */
+  binding?: WeftBindingOptions
+  /**
+   * Whether to decorate `request.ctx` (default true). `false` leaves the name to the app or another
+   * plugin; the `Ctx` is then reached through `handle()` or `ctx(request, reply)`.
+   */
+  decorateRequest?: boolean
 }
 
 /** Options with their defaults filled in. */

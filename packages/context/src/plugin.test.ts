@@ -14,7 +14,18 @@ describe('weftContext', () => {
     expect(app.hasPlugin('@weft/binding')).toBe(true)
   })
 
-  it('keeps an already registered @weft/binding and its settings', async () => {
+  it('keeps an already registered @weft/binding and its settings when given none', async () => {
+    const app = Fastify()
+    await app.register(weftBinding, { enableSplittingOnParsers: true })
+    await app.register(weftContext)
+    app.get(
+      '/',
+      handle(async (c) => c.json(await c.queryParser(Type.Object({ a: Type.Array(Type.String()) })))),
+    )
+    expect((await app.inject('/?a=x,y')).json()).toEqual({ a: ['x', 'y'] })
+  })
+
+  it('applies the binding settings it is given over those of an already registered @weft/binding', async () => {
     const app = Fastify()
     await app.register(weftBinding, { enableSplittingOnParsers: true })
     await app.register(weftContext, { enableSplittingOnParsers: false })
@@ -22,7 +33,7 @@ describe('weftContext', () => {
       '/',
       handle(async (c) => c.json(await c.queryParser(Type.Object({ a: Type.Array(Type.String()) })))),
     )
-    expect((await app.inject('/?a=x,y')).json()).toEqual({ a: ['x', 'y'] })
+    expect((await app.inject('/?a=x,y')).json()).toEqual({ a: ['x,y'] })
   })
 
   it('passes enableSplittingOnParsers to @weft/binding', async () => {
@@ -57,7 +68,7 @@ describe('weftContext', () => {
     const app = Fastify()
     await app.register(weftContext)
     app.addHook('preHandler', async (request) => {
-      request.ctx.locals('seen', request.ctx.path())
+      request.ctx!.locals('seen', request.ctx!.path())
     })
     app.get(
       '/p',
@@ -70,7 +81,7 @@ describe('weftContext', () => {
     const app = Fastify()
     await app.register(weftContext)
     app.addHook('onRequest', async (request) => {
-      request.ctx.locals('early', request.ctx.path())
+      request.ctx!.locals('early', request.ctx!.path())
     })
     app.get(
       '/p',
@@ -82,7 +93,7 @@ describe('weftContext', () => {
   it('explains that request.ctx needs ctx(request, reply) in hooks that run before weftContext', async () => {
     const app = Fastify()
     app.addHook('onRequest', async (request, reply) => {
-      if (request.url === '/early') request.ctx.path()
+      if (request.url === '/early') request.ctx!.path()
       else ctx(request, reply).locals('early', true)
     })
     await app.register(weftContext)

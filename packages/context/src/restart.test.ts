@@ -86,8 +86,8 @@ describe('restartRouting runs the hooks of the route it goes to', () => {
     const app = await makeApp()
     app.get('/admin', { preHandler: denyWithoutToken }, async () => 'admin secrets')
     app.get('/public', async (request) => {
-      request.ctx.path('/admin')
-      return request.ctx.restartRouting()
+      request.ctx!.path('/admin')
+      return request.ctx!.restartRouting()
     })
     expect((await app.inject('/public')).statusCode).toBe(401)
   })

@@ -240,8 +240,8 @@ describe('restartRouting from a plain handler', () => {
   it('sends what the restarted chain buffered', async () => {
     const app = await appWithRoutes()
     app.get('/plain-old/:id', async (request) => {
-      request.ctx.path(`/users/${request.ctx.params('id')}`)
-      return request.ctx.restartRouting()
+      request.ctx!.path(`/users/${request.ctx!.params('id')}`)
+      return request.ctx!.restartRouting()
     })
     expect((await app.inject('/plain-old/3')).body).toBe('user 3')
   })

@@ -1,6 +1,12 @@
 import type { FastifyInstance, RouteOptions } from 'fastify'
 import FindMyWay, { type HTTPMethod } from 'find-my-way'
-import { EmptyRouteParamError, InvalidRouteParamError, RouteNotFoundError, RouteParamMissingError } from './errors.js'
+import {
+  EmptyRouteParamError,
+  InvalidRouteParamError,
+  RouteInOtherScopeError,
+  RouteNotFoundError,
+  RouteParamMissingError,
+} from './errors.js'
 import { kChain, kRoutes } from './symbols.js'
 
 /** Values for `getRouteURL`/`redirectToRoute`: route parameters, and `queries` for the query string. */
@@ -18,6 +24,11 @@ export interface RouteEntry {
   chain: readonly unknown[] | undefined
 }
 
+// The names of the routes of every weftContext registration of an app (keyed by its HTTP server,
+// which all of its encapsulation contexts share), to say why a name another scope holds is not
+// found in this one.
+const namesOfApps = new WeakMap<object, Map<string, string>>()
+
 /**
  * Routes of the application, collected by an `onRoute` hook: names (`config.name`) for URL
  * building, and a router of their own for `restartRouting()` (Fastify does not expose its
@@ -26,9 +37,17 @@ export interface RouteEntry {
 export class RouteTable {
   readonly names = new Map<string, string>()
   readonly router: ReturnType<typeof FindMyWay>
+  /** The names of all weftContext registrations of the app. */
+  readonly namesOfApp: Map<string, string>
 
   /** Builds the router with the app's path-matching settings (trailing slash, case, ...). */
   constructor(app: FastifyInstance) {
+    let namesOfApp = namesOfApps.get(app.server)
+    if (namesOfApp === undefined) {
+      namesOfApp = new Map()
+      namesOfApps.set(app.server, namesOfApp)
+    }
+    this.namesOfApp = namesOfApp
     type Flags = Record<string, unknown> & { routerOptions?: Record<string, unknown> }
     const top = app.initialConfig as Flags
     const nested = top.routerOptions ?? {}
@@ -46,7 +65,10 @@ export class RouteTable {
   /** Records one route as Fastify adds it. */
   add(route: RouteOptions): void {
     const name = (route.config as { name?: unknown } | undefined)?.name
-    if (typeof name === 'string' && !this.names.has(name)) this.names.set(name, route.url)
+    if (typeof name === 'string' && !this.names.has(name)) {
+      this.names.set(name, route.url)
+      if (!this.namesOfApp.has(name)) this.namesOfApp.set(name, route.url)
+    }
     const handler = route.handler as unknown as { [kChain]?: readonly unknown[] }
     const entry: RouteEntry = { method: route.method, url: route.url, handler, chain: handler[kChain] }
     const methods = Array.isArray(route.method) ? route.method : [route.method]
@@ -144,7 +166,11 @@ function checkRoutePath(name: string, path: string): void {
 
 /** The relative URL of the route named `name`, its parameters filled in. */
 export function routeURL(app: FastifyInstance, name: string, params: RouteURLParams = {}): string {
-  const pattern = routeTableOf(app)?.names.get(name)
-  if (pattern === undefined) throw new RouteNotFoundError(name)
+  const table = routeTableOf(app)
+  const pattern = table?.names.get(name)
+  if (pattern === undefined) {
+    if (table?.namesOfApp.has(name)) throw new RouteInOtherScopeError(name)
+    throw new RouteNotFoundError(name)
+  }
   return fillRoute(name, pattern, params)
 }

@@ -5,8 +5,8 @@ import { describe, expectTypeOf, it } from 'vitest'
 import { type Ctx, ctx, type Handler, handle, type Range, type WeftContextOptions, weftContext } from './index.js'
 
 describe('request.ctx', () => {
-  it('is a Ctx on every Fastify request', () => {
-    expectTypeOf<FastifyRequest['ctx']>().toEqualTypeOf<Ctx>()
+  it('is a Ctx, or undefined in a scope without weftContext; ctx(request, reply) is a Ctx', () => {
+    expectTypeOf<FastifyRequest['ctx']>().toEqualTypeOf<Ctx | undefined>()
     expectTypeOf(ctx).returns.toEqualTypeOf<Ctx>()
   })
 
@@ -28,6 +28,13 @@ describe('plugin options', () => {
     // @ts-expect-error views must have render()
     await app.register(weftContext, { views: {} })
     expectTypeOf<WeftContextOptions['storage']>().toEqualTypeOf<import('./options.js').Storage | undefined>()
+  })
+
+  it('take @weft/binding options under binding, and decorateRequest', async () => {
+    const app = Fastify()
+    await app.register(weftContext, { binding: { multipart: false, emptyJsonBody: 'error' }, decorateRequest: false })
+    // @ts-expect-error emptyJsonBody is 'absent' or 'error'
+    await app.register(weftContext, { binding: { emptyJsonBody: 'none' } })
   })
 
   it('types the route name in config', () => {
