@@ -11,6 +11,29 @@ const defaultOrder = ['uri', 'body', 'query', 'header', 'cookie'] as const
 
 type SourceName = (typeof defaultOrder)[number]
 
+/** The source each top-level field of an `all()` result came from (null prototype). */
+export type Origins = Record<string, SourceName>
+
+/** A fresh, empty {@link Origins}. */
+export function noOrigins(): Origins {
+  return Object.create(null) as Origins
+}
+
+/**
+ * Names the value at a validation issue's path for `all()`'s messages: by the source its field
+ * came from (`body/title`, `query/limit`), never "all"; a field no source had by its own path
+ * (`id is required`); the whole value as `request`.
+ */
+export function subjectIn(origins: Origins): (path: string) => string {
+  return (path) => {
+    if (path === '') return 'request'
+    const end = path.indexOf('/', 1)
+    const top = (end === -1 ? path.slice(1) : path.slice(1, end)).replaceAll('~1', '/').replaceAll('~0', '~')
+    const source = origins[top]
+    return source === undefined ? path.slice(1) : `${source}${path}`
+  }
+}
+
 const overrides = new WeakMap<TSchema, readonly SourceName[] | BindError>()
 
 /**
@@ -59,16 +82,24 @@ function compileOrder(schema: TSchema): readonly SourceName[] | BindError {
  * The seed's `All()`: each source of the schema's order (default or `bindingSource`) fills the
  * top-level fields still empty; a field set by an earlier source is never overwritten; the body
  * counts only when it is non-empty and has a Content-Type; defaults apply last, to fields no
- * source had.
+ * source had. `origins` records the source of each field, for the messages of validation.
  */
-export async function bindAll(target: Target, schema: TSchema, files: boolean): Promise<Record<string, unknown>> {
+export async function bindAll(
+  target: Target,
+  schema: TSchema,
+  files: boolean,
+  origins: Origins,
+): Promise<Record<string, unknown>> {
   const step: Step = { options: files ? undefined : { files: false }, defaults: false }
   const out: Record<string, unknown> = {}
   for (const name of sourcesOf(schema)) {
     if (name === 'body' && !bodyCounts(target)) continue
     const partial = (await readSource(target, name, schema, step)) as Record<string, unknown>
     for (const key of Object.keys(partial)) {
-      if (!Object.hasOwn(out, key) && partial[key] !== undefined) setProp(out, key, partial[key])
+      if (!Object.hasOwn(out, key) && partial[key] !== undefined) {
+        setProp(out, key, partial[key])
+        origins[key] = name
+      }
     }
   }
   const plan = planFor(schema, 'query', target.config)
