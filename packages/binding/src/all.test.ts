@@ -138,16 +138,44 @@ describe('bind().all()', () => {
     [
       'an unknown source name',
       Type.Object({ a: Type.String({ bindingSource: 'query,form' }) }),
-      'unknown bindingSource "form"',
+      'bindingSource "query,form" of field "a" names an unknown source "form"',
+    ],
+    [
+      'typos of source names',
+      Type.Object({ a: Type.String({ bindingSource: 'headers,qury' }) }),
+      'bindingSource "headers,qury" of field "a" names unknown sources "headers", "qury"',
     ],
     [
       'two tagged fields',
       Type.Object({ a: Type.String({ bindingSource: 'query' }), b: Type.String({ bindingSource: 'header' }) }),
-      'only one field may have bindingSource',
+      'only one field may have bindingSource (found on "a", "b")',
     ],
-  ])('rejects %s with a BindError', async (_name, schema, message) => {
+  ])('refuses %s as a setup error (500), never a 400 for the client', async (_name, schema, message) => {
     const res = await all(schema, { url: '/' })
-    expect(res.status).toBe(400)
-    expect(res.body).toMatchObject({ code: 'WEFT_BIND_ERROR', message: expect.stringContaining(message) })
+    expect(res.status).toBe(500)
+    expect(res.body).toMatchObject({ code: 'WEFT_BAD_BINDING_SOURCE', message: expect.stringContaining(message) })
   })
+
+  it('refuses a bad bindingSource whichever binding call compiles the schema first', async () => {
+    const app = await makeApp((req) => bind(req).query(Type.Object({ a: Type.String({ bindingSource: 'qury' }) })))
+    const res = await app.inject({ url: '/?a=1' })
+    expect([res.statusCode, res.json().code]).toEqual([500, 'WEFT_BAD_BINDING_SOURCE'])
+  })
+})
+
+describe('bindingSource in route schemas', () => {
+  it.each(['querystring', 'body', 'params', 'headers'] as const)(
+    'fails the boot when schema.%s has an unknown source name, naming the route, field and value',
+    async (part) => {
+      const app = await makeApp(() => 'unused')
+      const Token = Type.Object({ token: Type.String({ bindingSource: 'headers,qury' }) })
+      const boot = async () => {
+        app.post('/tokens', { schema: { [part]: Token } }, async () => 'ok')
+        await app.ready()
+      }
+      await expect(boot()).rejects.toThrow(
+        `POST /tokens schema.${part}: bindingSource "headers,qury" of field "token" names unknown sources "headers", "qury"`,
+      )
+    },
+  )
 })

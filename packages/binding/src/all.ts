@@ -1,15 +1,11 @@
 import type { TSchema } from 'typebox'
+import { bindingSources, type SourceName } from './binding-source.js'
 import { bodyBytes } from './body-bytes.js'
 import { hasBody } from './content-type.js'
-import { BindError, BindSource } from './errors.js'
+import { BindingSetupError } from './errors.js'
 import { defaultOf, planFor } from './plan.js'
 import { readBody, readCookie, readHeader, readQuery, readUri, type Step, type Target } from './read.js'
-import { node, setProp, tagOf } from './schema.js'
-
-/** The source names `bindingSource` accepts, in the default precedence of `all()`. */
-const defaultOrder = ['uri', 'body', 'query', 'header', 'cookie'] as const
-
-type SourceName = (typeof defaultOrder)[number]
+import { setProp } from './schema.js'
 
 /** The source each top-level field of an `all()` result came from (null prototype). */
 export type Origins = Record<string, SourceName>
@@ -34,47 +30,20 @@ export function subjectIn(origins: Origins): (path: string) => string {
   }
 }
 
-const overrides = new WeakMap<TSchema, readonly SourceName[] | BindError>()
+const orders = new WeakMap<TSchema, readonly SourceName[] | BindingSetupError>()
 
-/**
- * The sources `all()` binds for `schema`, first (winning) to last: the `bindingSource` list of
- * its one top-level field that has one, else the default order. As in Fiber, the list is the
- * struct's: sources it leaves out are not bound at all, for any field; a `bindingSource` inside a
- * nested object is ignored. Compiled once per schema; an unknown name or a list on two fields is
- * a `BindError`.
- */
+/** The sources `all()` binds for `schema` (see {@link bindingSources}), compiled once per schema. */
 export function sourcesOf(schema: TSchema): readonly SourceName[] {
-  let order = overrides.get(schema)
+  let order = orders.get(schema)
   if (order === undefined) {
-    order = compileOrder(schema)
-    overrides.set(schema, order)
-  }
-  if (order instanceof BindError) throw order
-  return order
-}
-
-function compileOrder(schema: TSchema): readonly SourceName[] | BindError {
-  const tagged: [string, string][] = []
-  for (const [prop, child] of Object.entries(node(schema).properties ?? {})) {
-    const list = tagOf(child, 'bindingSource')
-    if (list !== undefined) tagged.push([prop, list])
-  }
-  if (tagged.length === 0) return defaultOrder
-  if (tagged.length > 1) {
-    const names = tagged.map(([prop]) => prop).join(', ')
-    return new BindError(BindSource.URI, names, `only one field may have bindingSource (found on ${names})`)
-  }
-  const [prop, list] = tagged[0] as [string, string]
-  const order: SourceName[] = []
-  for (const raw of list.split(',')) {
-    const name = raw.trim()
-    if (name === '') continue
-    if (!(defaultOrder as readonly string[]).includes(name)) {
-      const known = defaultOrder.join(', ')
-      return new BindError(BindSource.URI, prop, `unknown bindingSource "${name}" (expected one of ${known})`)
+    try {
+      order = bindingSources(schema)
+    } catch (error) {
+      order = error as BindingSetupError
     }
-    if (!order.includes(name as SourceName)) order.push(name as SourceName)
+    orders.set(schema, order)
   }
+  if (order instanceof BindingSetupError) throw order
   return order
 }
 

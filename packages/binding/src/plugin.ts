@@ -16,6 +16,7 @@ import { checkJsonDepth } from './json-depth.js'
 import { noteJsonText } from './json-text.js'
 import { deferMultipart } from './multipart.js'
 import { cborTypes, keepRawBodies, msgpackTypes } from './raw-bodies.js'
+import { checkRouteSchemas } from './route-check.js'
 import { acceptUntypedBodies } from './untyped-body.js'
 import { utf8Text } from './utf8.js'
 
@@ -68,6 +69,8 @@ async function plugin(fastify: FastifyInstance, options: WeftBindingOptions): Pr
   if (options.parserDecoder !== undefined) applyParserConfig(config, options.parserDecoder)
   if (options.multipartLimits !== undefined) config.multipartLimits = { ...options.multipartLimits }
 
+  // a mistake in a route schema's tags fails the boot, not a request
+  fastify.addHook('onRoute', checkRouteSchemas)
   decorateBodyBytes(fastify)
   const kept = config.keptTypes
   const form = 'application/x-www-form-urlencoded'
