@@ -8,6 +8,28 @@ export const SOURCE_NAMES = ['uri', 'body', 'query', 'header', 'cookie'] as cons
 /** A source `all()` reads. */
 export type SourceName = (typeof SOURCE_NAMES)[number]
 
+/** Comma-separated lists of distinct names of `Names`, in any order (`'header,query'`). */
+type Lists<Names extends string, All extends string = Names> = Names extends unknown
+  ? Names | `${Names},${Lists<Exclude<All, Names>>}`
+  : never
+
+/**
+ * What the `bindingSource` schema option takes: source names, comma-separated, each once
+ * (`'header,query'`), so that a typo (`'headers,qury'`) is a TypeScript error. At run time,
+ * spaces, empty names and repeats are skipped and an unknown name is a setup error.
+ */
+export type BindingSourceList = Lists<SourceName>
+
+declare module 'typebox' {
+  interface TSchemaOptions {
+    /**
+     * `@weft/binding`: the sources `all()` reads for the whole schema, earlier winning (set on
+     * one top-level field; names `uri`, `body`, `query`, `header`, `cookie`).
+     */
+    bindingSource?: BindingSourceList
+  }
+}
+
 /**
  * The sources `all()` reads for `schema`, first (winning) to last: the `bindingSource` list of its
  * one top-level field that has one, else the default order. Empty names and repeats are skipped.
