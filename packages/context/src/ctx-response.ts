@@ -129,12 +129,13 @@ export class ResponseCtx extends RequestCtx {
     return this.setBody(toXML(data))
   }
 
-  /** Sets the body to bytes (a string is sent as its UTF-8 bytes). */
+  /** Sets the body to bytes (a string is sent as its UTF-8 bytes; `undefined` as none). */
   send(bytes: Uint8Array | string): this
   /** Sends any other value as JSON, as `json()` does (keeping a Content-Type set already). */
   send(data: unknown): this
   send(body: unknown): this {
     if (Buffer.isBuffer(body)) return this.setBody(body)
+    if (body === undefined) return this.setBody(Buffer.alloc(0))
     if (typeof body === 'string' || body instanceof Uint8Array || body instanceof ArrayBuffer) {
       return this.setBody(Buffer.from(body as Uint8Array))
     }

@@ -168,6 +168,11 @@ describe('JSON bodies of routes without a response schema', () => {
     expect((await respond(undefined, (c) => c.send('hi'))).body).toBe('hi')
   })
 
+  it('send() of undefined sends an empty body', async () => {
+    const res = await respond(undefined, (c) => c.send(undefined))
+    expect([res.statusCode, res.body]).toEqual([200, ''])
+  })
+
   it('send() of an object keeps a Content-Type set before', async () => {
     const res = await respond(undefined, (c) => c.set('content-type', 'application/vnd.api+json').send({ a: 1 }))
     expect(res.headers['content-type']).toMatch(/^application\/vnd\.api\+json\b/)
