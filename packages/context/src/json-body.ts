@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer'
 import type { FastifyReply } from 'fastify'
 import { toJSON } from './serializers.js'
 
@@ -31,14 +32,23 @@ function compiledFor(reply: FastifyReply, status: number): Compiled | undefined 
   )
 }
 
+/** A serializer's output as text (an app's reply serializer may give bytes). */
+function textOf(serialized: string | ArrayBuffer | Buffer): string {
+  return typeof serialized === 'string' ? serialized : Buffer.from(serialized as ArrayBuffer).toString()
+}
+
 /**
- * The serializer of the route's response schema for `status`, `undefined` when it has none. A
- * schema keyed by media type (`content`) answers for `mediaType()`, else for `'*\/*'`, else not
- * at all (as in Fastify, the next status key is not tried).
+ * How to write a value on a route with a response schema for `status`, `undefined` when it has
+ * none. A schema for the status: `reply.serialize()`, which is what Fastify does with a returned
+ * object (the app's `setReplySerializer()`/`reply.serializer()` first, else that schema's
+ * serializer). A schema keyed by media type (`content`), which `reply.serialize()` cannot pick
+ * from: the one for `mediaType()`, else for `'*\/*'`, else none (as in Fastify, the next status
+ * key is not tried).
  */
 function responseSerializer(reply: FastifyReply, status: number, mediaType: () => string): Serialize | undefined {
   const compiled = compiledFor(reply, status)
-  if (typeof compiled === 'function' || compiled === undefined) return compiled
+  if (compiled === undefined) return undefined
+  if (typeof compiled === 'function') return (data) => textOf(reply.serialize(data))
   return compiled[mediaType()] ?? compiled['*/*']
 }
 

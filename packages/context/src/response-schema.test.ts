@@ -135,6 +135,18 @@ describe('objects sent through the route response schema', () => {
     expect((await app.inject('/')).body).toBe('"compiled"')
   })
 
+  it("uses the app's reply serializer, as Fastify does for a returned object", async () => {
+    const app = await makeApp()
+    app.setReplySerializer((payload) => `custom:${Object.keys(payload as object).join(',')}`)
+    app.get(
+      '/',
+      { schema: { response: { 200: User } } },
+      handle((c) => c.json(row)),
+    )
+    app.get('/returned', { schema: { response: { 200: User } } }, async () => row)
+    expect((await app.inject('/')).body).toBe((await app.inject('/returned')).body)
+  })
+
   it('serializes a JSON body that write() appends to with the schema', async () => {
     const res = await respond({ response: { 200: User } }, (c) => {
       c.json(row)
