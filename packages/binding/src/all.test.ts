@@ -1,7 +1,10 @@
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { makeApp, multipart } from '../test/helpers.js'
-import { bind, FileField } from './index.js'
+import { type BindingSourceList, bind, FileField } from './index.js'
+
+/** A bindingSource list as untyped code may pass it (spaces, unknown names): checked at run time. */
+const untyped = (list: string) => list as BindingSourceList
 
 const Search = Type.Object({
   id: Type.Optional(Type.String({ uri: 'id', query: 'id', header: 'X-Id', cookie: 'id', json: 'id' })),
@@ -89,7 +92,7 @@ describe('bind().all()', () => {
     ['header,uri', {}],
   ])('follows the listed order %s for every field, earlier sources winning', async (list, expected) => {
     const schema = Type.Object({
-      id: Type.Optional(Type.String({ bindingSource: list })),
+      id: Type.Optional(Type.String({ bindingSource: untyped(list) })),
       n: Type.Optional(Type.Integer()),
     })
     const res = await all(schema, {
@@ -122,7 +125,7 @@ describe('bind().all()', () => {
   })
 
   it('ignores empty names and repeats in a bindingSource list', async () => {
-    const schema = Type.Object({ id: Type.Optional(Type.String({ bindingSource: ' query, ,query,' })) })
+    const schema = Type.Object({ id: Type.Optional(Type.String({ bindingSource: untyped(' query, ,query,') })) })
     expect((await all(schema, { url: '/?id=q', headers: { cookie: 'id=c' } })).body).toEqual({ id: 'q' })
   })
 
@@ -137,17 +140,47 @@ describe('bind().all()', () => {
   it.each([
     [
       'an unknown source name',
-      Type.Object({ a: Type.String({ bindingSource: 'query,form' }) }),
-      'unknown bindingSource "form"',
+      Type.Object({ a: Type.String({ bindingSource: untyped('query,form') }) }),
+      'bindingSource "query,form" of field "a" names an unknown source "form"',
+    ],
+    [
+      'typos of source names',
+      Type.Object({ a: Type.String({ bindingSource: untyped('headers,qury') }) }),
+      'bindingSource "headers,qury" of field "a" names unknown sources "headers", "qury"',
     ],
     [
       'two tagged fields',
       Type.Object({ a: Type.String({ bindingSource: 'query' }), b: Type.String({ bindingSource: 'header' }) }),
-      'only one field may have bindingSource',
+      'only one field may have bindingSource (found on "a", "b")',
     ],
-  ])('rejects %s with a BindError', async (_name, schema, message) => {
+  ])('refuses %s as a setup error (500), never a 400 for the client', async (_name, schema, message) => {
     const res = await all(schema, { url: '/' })
-    expect(res.status).toBe(400)
-    expect(res.body).toMatchObject({ code: 'WEFT_BIND_ERROR', message: expect.stringContaining(message) })
+    expect(res.status).toBe(500)
+    expect(res.body).toMatchObject({ code: 'WEFT_BAD_BINDING_SOURCE', message: expect.stringContaining(message) })
   })
+
+  it('refuses a bad bindingSource whichever binding call compiles the schema first', async () => {
+    const app = await makeApp((req) =>
+      bind(req).query(Type.Object({ a: Type.String({ bindingSource: untyped('qury') }) })),
+    )
+    const res = await app.inject({ url: '/?a=1' })
+    expect([res.statusCode, res.json().code]).toEqual([500, 'WEFT_BAD_BINDING_SOURCE'])
+  })
+})
+
+describe('bindingSource in route schemas', () => {
+  it.each(['querystring', 'body', 'params', 'headers'] as const)(
+    'fails the boot when schema.%s has an unknown source name, naming the route, field and value',
+    async (part) => {
+      const app = await makeApp(() => 'unused')
+      const Token = Type.Object({ token: Type.String({ bindingSource: untyped('headers,qury') }) })
+      const boot = async () => {
+        app.post('/tokens', { schema: { [part]: Token } }, async () => 'ok')
+        await app.ready()
+      }
+      await expect(boot()).rejects.toThrow(
+        `POST /tokens schema.${part}: bindingSource "headers,qury" of field "token" names unknown sources "headers", "qury"`,
+      )
+    },
+  )
 })

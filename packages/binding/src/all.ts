@@ -1,57 +1,49 @@
 import type { TSchema } from 'typebox'
+import { bindingSources, type SourceName } from './binding-source.js'
 import { bodyBytes } from './body-bytes.js'
 import { hasBody } from './content-type.js'
-import { BindError, BindSource } from './errors.js'
+import { BindingSetupError } from './errors.js'
 import { defaultOf, planFor } from './plan.js'
 import { readBody, readCookie, readHeader, readQuery, readUri, type Step, type Target } from './read.js'
-import { node, setProp, tagOf } from './schema.js'
+import { setProp } from './schema.js'
 
-/** The source names `bindingSource` accepts, in the default precedence of `all()`. */
-const defaultOrder = ['uri', 'body', 'query', 'header', 'cookie'] as const
+/** The source each top-level field of an `all()` result came from (null prototype). */
+export type Origins = Record<string, SourceName>
 
-type SourceName = (typeof defaultOrder)[number]
-
-const overrides = new WeakMap<TSchema, readonly SourceName[] | BindError>()
-
-/**
- * The sources `all()` binds for `schema`, first (winning) to last: the `bindingSource` list of
- * its one top-level field that has one, else the default order. As in Fiber, the list is the
- * struct's: sources it leaves out are not bound at all, for any field; a `bindingSource` inside a
- * nested object is ignored. Compiled once per schema; an unknown name or a list on two fields is
- * a `BindError`.
- */
-export function sourcesOf(schema: TSchema): readonly SourceName[] {
-  let order = overrides.get(schema)
-  if (order === undefined) {
-    order = compileOrder(schema)
-    overrides.set(schema, order)
-  }
-  if (order instanceof BindError) throw order
-  return order
+/** A fresh, empty {@link Origins}. */
+export function noOrigins(): Origins {
+  return Object.create(null) as Origins
 }
 
-function compileOrder(schema: TSchema): readonly SourceName[] | BindError {
-  const tagged: [string, string][] = []
-  for (const [prop, child] of Object.entries(node(schema).properties ?? {})) {
-    const list = tagOf(child, 'bindingSource')
-    if (list !== undefined) tagged.push([prop, list])
+/**
+ * Names the value at a validation issue's path for `all()`'s messages: by the source its field
+ * came from (`body/title`, `query/limit`), never "all"; a field no source had by its own path
+ * (`id is required`); the whole value as `request`.
+ */
+export function subjectIn(origins: Origins): (path: string) => string {
+  return (path) => {
+    if (path === '') return 'request'
+    const end = path.indexOf('/', 1)
+    const top = (end === -1 ? path.slice(1) : path.slice(1, end)).replaceAll('~1', '/').replaceAll('~0', '~')
+    const source = origins[top]
+    return source === undefined ? path.slice(1) : `${source}${path}`
   }
-  if (tagged.length === 0) return defaultOrder
-  if (tagged.length > 1) {
-    const names = tagged.map(([prop]) => prop).join(', ')
-    return new BindError(BindSource.URI, names, `only one field may have bindingSource (found on ${names})`)
-  }
-  const [prop, list] = tagged[0] as [string, string]
-  const order: SourceName[] = []
-  for (const raw of list.split(',')) {
-    const name = raw.trim()
-    if (name === '') continue
-    if (!(defaultOrder as readonly string[]).includes(name)) {
-      const known = defaultOrder.join(', ')
-      return new BindError(BindSource.URI, prop, `unknown bindingSource "${name}" (expected one of ${known})`)
+}
+
+const orders = new WeakMap<TSchema, readonly SourceName[] | BindingSetupError>()
+
+/** The sources `all()` binds for `schema` (see {@link bindingSources}), compiled once per schema. */
+export function sourcesOf(schema: TSchema): readonly SourceName[] {
+  let order = orders.get(schema)
+  if (order === undefined) {
+    try {
+      order = bindingSources(schema)
+    } catch (error) {
+      order = error as BindingSetupError
     }
-    if (!order.includes(name as SourceName)) order.push(name as SourceName)
+    orders.set(schema, order)
   }
+  if (order instanceof BindingSetupError) throw order
   return order
 }
 
@@ -59,16 +51,24 @@ function compileOrder(schema: TSchema): readonly SourceName[] | BindError {
  * The seed's `All()`: each source of the schema's order (default or `bindingSource`) fills the
  * top-level fields still empty; a field set by an earlier source is never overwritten; the body
  * counts only when it is non-empty and has a Content-Type; defaults apply last, to fields no
- * source had.
+ * source had. `origins` records the source of each field, for the messages of validation.
  */
-export async function bindAll(target: Target, schema: TSchema, files: boolean): Promise<Record<string, unknown>> {
+export async function bindAll(
+  target: Target,
+  schema: TSchema,
+  files: boolean,
+  origins: Origins,
+): Promise<Record<string, unknown>> {
   const step: Step = { options: files ? undefined : { files: false }, defaults: false }
   const out: Record<string, unknown> = {}
   for (const name of sourcesOf(schema)) {
     if (name === 'body' && !bodyCounts(target)) continue
     const partial = (await readSource(target, name, schema, step)) as Record<string, unknown>
     for (const key of Object.keys(partial)) {
-      if (!Object.hasOwn(out, key) && partial[key] !== undefined) setProp(out, key, partial[key])
+      if (!Object.hasOwn(out, key) && partial[key] !== undefined) {
+        setProp(out, key, partial[key])
+        origins[key] = name
+      }
     }
   }
   const plan = planFor(schema, 'query', target.config)

@@ -4,6 +4,7 @@ import { describe, expectTypeOf, it } from 'vitest'
 import {
   type BindError,
   type Binder,
+  type BindingSourceList,
   bind,
   type CustomBinder,
   FileField,
@@ -93,5 +94,17 @@ describe('bind() inputs', () => {
     app.get<{ Querystring: { a: string }; Params: { id: string } }>('/:id', async (typed, typedReply) => {
       expectTypeOf(bind(typed, typedReply)).toEqualTypeOf<Binder>()
     })
+  })
+})
+
+describe('bindingSource', () => {
+  it('takes comma-separated source names, each once', () => {
+    Type.Object({ token: Type.String({ header: 'X-Token', bindingSource: 'header,query' }) })
+    Type.Object({ id: Type.String({ bindingSource: 'uri,body,query,header,cookie' }) })
+    expectTypeOf<'cookie,uri'>().toExtend<BindingSourceList>()
+    // @ts-expect-error typos of source names do not compile
+    Type.Object({ token: Type.String({ bindingSource: 'headers,qury' }) })
+    // @ts-expect-error form is not a source of all()
+    Type.Object({ token: Type.String({ bindingSource: 'query,form' }) })
   })
 })

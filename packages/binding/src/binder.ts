@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Static, TSchema } from 'typebox'
-import { bindAll } from './all.js'
+import { bindAll, noOrigins, type Origins, subjectIn } from './all.js'
 import { type BindingConfig, configOf, type StructValidator } from './config.js'
 import { isRecordSchema } from './decode-record.js'
 import { BadRequestError, BindError, BindingSetupError, BindSource, ValidationError } from './errors.js'
@@ -82,7 +82,8 @@ export class Binder {
    */
   all<T extends TSchema>(schema: T, options?: Pick<BindOptions, 'files'>): Promise<Static<T>> {
     const files = options?.files !== false
-    return this.#run(schema, 'all', (target) => bindAll(target, schema, files), undefined)
+    const origins = noOrigins()
+    return this.#run(schema, 'all', (target) => bindAll(target, schema, files, origins), undefined, origins)
   }
 
   /** The body, decoded by its Content-Type (custom binders first). */
@@ -162,12 +163,13 @@ export class Binder {
     source: string,
     read: Reader,
     options: BindOptions | undefined,
+    origins?: Origins,
   ): Promise<Static<T>> {
     try {
       const out = read(this, schema, single(options))
       const checked = isThenable(out)
-        ? out.then((value) => this.#checked(value, schema, source))
-        : this.#checked(out, schema, source)
+        ? out.then((value) => this.#checked(value, schema, source, origins))
+        : this.#checked(out, schema, source, origins)
       if (isThenable(checked)) return checked.then(undefined, (err) => this.#rethrow(err)) as Promise<Static<T>>
       return Promise.resolve(checked as Static<T>)
     } catch (err) {
@@ -176,25 +178,33 @@ export class Binder {
   }
 
   /** `out` once the struct validator accepts it (maps and skipped validation pass as they are). */
-  #checked(out: unknown, schema: TSchema, source: string): unknown {
+  #checked(out: unknown, schema: TSchema, source: string, origins: Origins | undefined): unknown {
     if (this.#skip) return out
     const validator = this.config.structValidator
+    // all()'s messages name the source each field came from
+    const subject = origins === undefined ? undefined : subjectIn(origins)
     if (validator === undefined) {
-      assertValid(out, schema, source)
+      assertValid(out, schema, source, subject)
       return out
     }
     // maps are not structs: Fiber's validator does not run for them
     if (!isObjectSchema(schema) || isRecordSchema(schema)) return out
-    return this.#validateWith(validator, out, schema, source)
+    return this.#validateWith(validator, out, schema, source, subject)
   }
 
-  async #validateWith(validator: StructValidator, out: unknown, schema: TSchema, source: string): Promise<unknown> {
+  async #validateWith(
+    validator: StructValidator,
+    out: unknown,
+    schema: TSchema,
+    source: string,
+    subject: ((path: string) => string) | undefined,
+  ): Promise<unknown> {
     try {
       await validator.validate(out, schema)
     } catch (err) {
       if (typeof (err as { statusCode?: unknown }).statusCode === 'number') throw err
       const message = err instanceof Error ? err.message : String(err)
-      throw new ValidationError(source, [{ instancePath: '', keyword: 'validate', message, params: {} }])
+      throw new ValidationError(source, [{ instancePath: '', keyword: 'validate', message, params: {} }], subject)
     }
     return out
   }

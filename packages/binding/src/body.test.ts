@@ -36,7 +36,7 @@ describe('bind().json()', () => {
 
   it('reports a broken constraint as a ValidationError', async () => {
     const res = await post('application/json', '{"user_name":"Ada","age":-1}', 'json')
-    expect(res.body).toMatchObject({ code: 'WEFT_VALIDATION_FAILED', message: 'body/age must be >= 0' })
+    expect(res.body).toMatchObject({ code: 'WEFT_VALIDATION_FAILED', message: 'body/age must be at least 0' })
   })
 })
 

@@ -54,6 +54,25 @@ export type ValidationIssue = {
 }
 
 /**
+ * One issue in words: `body/title must not be empty`; a missing field is named itself,
+ * `query/id is required`, not as its object's failure.
+ */
+function issueText(issue: ValidationIssue, subject: (path: string) => string): string {
+  const missing = issue.keyword === 'required' ? issue.params.requiredProperties : undefined
+  if (Array.isArray(missing) && missing.length > 0) {
+    return missing
+      .map((name) => `${subject(`${issue.instancePath}/${escapePointer(String(name))}`)} is required`)
+      .join(', ')
+  }
+  return `${subject(issue.instancePath)} ${issue.message}`
+}
+
+/** A property name as a JSON Pointer segment (`~` and `/` escaped, as in `instancePath`). */
+function escapePointer(name: string): string {
+  return name.replaceAll('~', '~0').replaceAll('/', '~1')
+}
+
+/**
  * The bound value broke a schema constraint (thrown by the {@link StructValidator}).
  * Never a {@link BindError}.
  */
@@ -66,9 +85,17 @@ export class ValidationError extends Error {
   /** The source that was bound (`'query'`, `'body'`...), as Fastify's `validationContext`. */
   readonly validationContext: string
 
-  constructor(validationContext: string, validation: ValidationIssue[]) {
-    const detail = validation.map((issue) => `${validationContext}${issue.instancePath} ${issue.message}`).join(', ')
-    super(detail === '' ? `${validationContext} is invalid` : detail)
+  /**
+   * `subject` names the value at an issue's path for the message (default: the source and the
+   * path, `body/title`); `all()` passes one that names the source each field came from.
+   */
+  constructor(
+    validationContext: string,
+    validation: ValidationIssue[],
+    subject: (path: string) => string = (path) => `${validationContext}${path}`,
+  ) {
+    const detail = validation.map((issue) => issueText(issue, subject)).join(', ')
+    super(detail === '' ? `${subject('')} is invalid` : detail)
     this.validation = validation
     this.validationContext = validationContext
   }

@@ -56,7 +56,7 @@ describe('errors in manual mode', () => {
     expect(caught).not.toBeInstanceOf(BindError)
     expect(caught).toMatchObject({
       validationContext: 'query',
-      validation: [{ instancePath: '/page', keyword: 'minimum', message: 'must be >= 1', params: { limit: 1 } }],
+      validation: [{ instancePath: '/page', keyword: 'minimum', message: 'must be at least 1', params: { limit: 1 } }],
     })
   })
 })

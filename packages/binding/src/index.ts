@@ -1,4 +1,5 @@
 export { Binder, type BindOptions, bind } from './binder.js'
+export type { BindingSourceList, SourceName } from './binding-source.js'
 export { bodyBytes, bodyBytesDecoded } from './body-bytes.js'
 export {
   type BinaryDecoder,

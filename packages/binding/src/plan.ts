@@ -1,4 +1,5 @@
 import type { TSchema } from 'typebox'
+import { bindingSources } from './binding-source.js'
 import type { BindingConfig } from './config.js'
 import { type Converter, FAIL, type ScalarConverter, scalarConverter } from './convert.js'
 import { BindingSetupError } from './errors.js'
@@ -58,6 +59,8 @@ export function planFor(schema: TSchema, tag: string, config: BindingConfig): Ob
   }
   let plan = byTag.get(tag) as ObjectPlan | undefined
   if (plan === undefined) {
+    // a bad bindingSource list fails the schema's first compilation, whichever call it is for
+    bindingSources(schema)
     plan = compileObject(schema, tag, config)
     byTag.set(tag, plan)
   }

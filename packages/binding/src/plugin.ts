@@ -11,6 +11,7 @@ import {
   type StructValidator,
 } from './config.js'
 import { provideDefaultParsers } from './default-parsers.js'
+import { checkRouteSchemas } from './route-check.js'
 
 /**
  * Options of the `@weft/binding` plugin (the seed's framework settings for binding).
@@ -57,6 +58,9 @@ async function plugin(fastify: FastifyInstance, options: WeftBindingOptions): Pr
   if (options.multipartLimits !== undefined) config.multipartLimits = { ...options.multipartLimits }
   if (options.multipart !== undefined) config.multipart = options.multipart
   if (options.emptyJsonBody !== undefined) config.emptyJsonBody = options.emptyJsonBody
+
+  // a mistake in a route schema's tags fails the boot, not a request
+  fastify.addHook('onRoute', checkRouteSchemas)
   decorateBodyBytes(fastify)
   provideDefaultParsers(fastify)
 }

@@ -201,7 +201,7 @@ describe('optional fields and defaults', () => {
     const res = await query(Type.Object({ id: Type.Integer() }), '')
     expect(res.body).toMatchObject({
       code: 'WEFT_VALIDATION_FAILED',
-      message: 'query must have required properties id',
+      message: 'query/id is required',
     })
   })
 })

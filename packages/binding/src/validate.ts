@@ -28,9 +28,9 @@ function validatorOf(schema: TSchema): Validator | null {
 /**
  * Checks a bound struct against `schema`'s constraints with TypeBox's compiled validator
  * (compiled once per schema; maps and non-object schemas pass); throws a {@link ValidationError}
- * for `source` listing every failure.
+ * for `source` listing every failure (`subject` names where each is, as in {@link ValidationError}).
  */
-export function assertValid(value: unknown, schema: TSchema, source: string): void {
+export function assertValid(value: unknown, schema: TSchema, source: string, subject?: (path: string) => string): void {
   const validator = validatorOf(schema)
   if (validator === null || validator.Check(value)) return
   const validation: ValidationIssue[] = validator.Errors(value).map((e) => ({
@@ -39,5 +39,5 @@ export function assertValid(value: unknown, schema: TSchema, source: string): vo
     message: e.message,
     params: e.params as Record<string, unknown>,
   }))
-  throw new ValidationError(source, plainIssues(validation))
+  throw new ValidationError(source, plainIssues(validation), subject)
 }

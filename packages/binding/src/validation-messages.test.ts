@@ -61,3 +61,131 @@ describe('validation messages', () => {
     expect(res.body.message).not.toMatch(/\^|\$|anyOf|constant|schema|pattern/)
   })
 })
+
+describe('validation messages in plain words', () => {
+  it.each([
+    ['an empty string', Type.Object({ t: Type.String({ minLength: 1 }) }), { t: '' }, 'body/t must not be empty'],
+    [
+      'a short string',
+      Type.Object({ t: Type.String({ minLength: 3 }) }),
+      { t: 'ab' },
+      'body/t must be at least 3 characters long',
+    ],
+    [
+      'a long string',
+      Type.Object({ t: Type.String({ maxLength: 1 }) }),
+      { t: 'ab' },
+      'body/t must be at most 1 character long',
+    ],
+    ['a small number', Type.Object({ n: Type.Integer({ minimum: 1 }) }), { n: 0 }, 'body/n must be at least 1'],
+    ['a large number', Type.Object({ n: Type.Integer({ maximum: 9 }) }), { n: 10 }, 'body/n must be at most 9'],
+    [
+      'an exclusive minimum',
+      Type.Object({ n: Type.Number({ exclusiveMinimum: 0 }) }),
+      { n: 0 },
+      'body/n must be more than 0',
+    ],
+    [
+      'an exclusive maximum',
+      Type.Object({ n: Type.Number({ exclusiveMaximum: 1 }) }),
+      { n: 1 },
+      'body/n must be less than 1',
+    ],
+    [
+      'an empty list',
+      Type.Object({ l: Type.Array(Type.Integer(), { minItems: 1 }) }),
+      { l: [] },
+      'body/l must not be empty',
+    ],
+    [
+      'a short list',
+      Type.Object({ l: Type.Array(Type.Integer(), { minItems: 2 }) }),
+      { l: [1] },
+      'body/l must have at least 2 items',
+    ],
+    [
+      'a long list',
+      Type.Object({ l: Type.Array(Type.Integer(), { maxItems: 1 }) }),
+      { l: [1, 2] },
+      'body/l must have at most 1 item',
+    ],
+    [
+      'a repeated item',
+      Type.Object({ l: Type.Array(Type.Integer(), { uniqueItems: true }) }),
+      { l: [1, 1] },
+      'body/l must not list the same item twice',
+    ],
+    ['a missing field', Type.Object({ id: Type.Integer() }), {}, 'body/id is required'],
+    [
+      'two missing fields',
+      Type.Object({ a: Type.Integer(), b: Type.Integer() }),
+      {},
+      'body/a is required, body/b is required',
+    ],
+    [
+      'a missing nested field',
+      Type.Object({ o: Type.Object({ city: Type.String() }) }),
+      { o: {} },
+      'body/o/city is required',
+    ],
+  ])('say what is wrong with %s', async (_case, schema, body, message) => {
+    const res = await query(schema, body)
+    expect(res.status).toBe(400)
+    expect(res.body).toMatchObject({ code: 'WEFT_VALIDATION_FAILED', message })
+    expect(res.body.message).not.toMatch(/fewer than|more than \d+ (characters|items)|>=|<=|required propert/)
+  })
+
+  it('keeps keyword and params for programs, with the plain words in each message', async () => {
+    let caught: unknown
+    const app = await makeApp(async (request) => {
+      try {
+        return await bind(request).json(Type.Object({ id: Type.Integer(), t: Type.String({ minLength: 1 }) }))
+      } catch (err) {
+        caught = err
+        throw err
+      }
+    })
+    await app.inject({ method: 'POST', url: '/', payload: { t: '' } })
+    expect(caught).toMatchObject({
+      validationContext: 'body',
+      validation: expect.arrayContaining([
+        { instancePath: '', keyword: 'required', message: 'id is required', params: { requiredProperties: ['id'] } },
+        { instancePath: '/t', keyword: 'minLength', message: 'must not be empty', params: { limit: 1 } },
+      ]),
+    })
+  })
+})
+
+describe('validation messages of all()', () => {
+  const Item = Type.Object({
+    id: Type.Integer({ uri: 'id', query: 'id' }),
+    title: Type.String({ minLength: 1 }),
+    limit: Type.Optional(Type.Integer({ maximum: 100 })),
+  })
+
+  async function all(request: Record<string, unknown>) {
+    const app = await makeApp((req) => bind(req).all(Item))
+    const res = await app.inject({ method: 'POST', ...request })
+    return { status: res.statusCode, body: res.json() }
+  }
+
+  it('names a missing field, not a source called "all"', async () => {
+    const res = await all({ url: '/?title=x' })
+    expect(res.status).toBe(400)
+    expect(res.body).toMatchObject({ code: 'WEFT_VALIDATION_FAILED', message: 'id is required' })
+  })
+
+  it('names the source a failing value came from', async () => {
+    const res = await all({ url: '/items/1?limit=500', payload: { title: '' } })
+    expect(res.body).toMatchObject({
+      code: 'WEFT_VALIDATION_FAILED',
+      message: 'body/title must not be empty, query/limit must be at most 100',
+    })
+  })
+
+  it('never starts a message with "all"', async () => {
+    const res = await all({ url: '/' })
+    expect(res.body.message).not.toMatch(/\ball\b/)
+    expect(res.body.message).toBe('id is required, title is required')
+  })
+})

@@ -29,6 +29,17 @@ const formats: Record<string, string> = {
 
 const quoted = (value: unknown): string => JSON.stringify(value) ?? String(value)
 
+/** `1 item`, `2 items`. */
+const count = (limit: unknown, noun: string): string => `${String(limit)} ${noun}${Number(limit) === 1 ? '' : 's'}`
+
+/** `a`, `a and b`, `a, b and c` (or with `or`). */
+function joined(names: unknown[], conjunction: string): string {
+  const words = names.map(String)
+  return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} ${conjunction} ${words.at(-1)}`
+}
+const andList = (names: unknown[]): string => joined(names, 'and')
+const orList = (names: unknown[]): string => joined(names, 'or')
+
 /** What one alternative of a union accepts, from its failure at the union's own path. */
 function alternative(issue: ValidationIssue): string | undefined {
   if (issue.keyword === 'const') return quoted(issue.params.allowedValue)
@@ -51,15 +62,17 @@ function unionMessage(union: ValidationIssue, branches: ValidationIssue[]): stri
   const accepted = kept.map(alternative)
   if (accepted.length === 0 || accepted.includes(undefined)) return plain(union)
   const words = [...new Set(accepted as string[])]
-  return `must be ${words.length === 1 ? words[0] : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`}`
+  return `must be ${orList(words)}`
 }
 
 /** One issue's message in plain words. */
 function plain(issue: ValidationIssue): string {
   const { keyword, params } = issue
   switch (keyword) {
-    case 'type':
-      return `must be ${articles[String(params.type)] ?? String(params.type)}`
+    case 'type': {
+      const types = Array.isArray(params.type) ? params.type : [params.type]
+      return `must be ${orList(types.map((type) => articles[String(type)] ?? String(type)))}`
+    }
     case 'const':
       return `must be ${quoted(params.allowedValue)}`
     case 'enum':
@@ -77,8 +90,53 @@ function plain(issue: ValidationIssue): string {
       return 'is not one of the accepted forms'
     case 'not':
       return 'is not an accepted value'
-    default:
+    case 'required': {
+      const names = (params.requiredProperties as unknown[] | undefined) ?? []
+      return `${andList(names)} ${names.length === 1 ? 'is' : 'are'} required`
+    }
+    case 'minLength':
+      return Number(params.limit) === 1
+        ? 'must not be empty'
+        : `must be at least ${count(params.limit, 'character')} long`
+    case 'maxLength':
+      return `must be at most ${count(params.limit, 'character')} long`
+    case 'minimum':
+      return `must be at least ${String(params.limit)}`
+    case 'maximum':
+      return `must be at most ${String(params.limit)}`
+    case 'exclusiveMinimum':
+      return `must be more than ${String(params.limit)}`
+    case 'exclusiveMaximum':
+      return `must be less than ${String(params.limit)}`
+    case 'minItems':
+      return Number(params.limit) === 1 ? 'must not be empty' : `must have at least ${count(params.limit, 'item')}`
+    case 'maxItems':
+      return `must have at most ${count(params.limit, 'item')}`
+    case 'uniqueItems':
+      return 'must not list the same item twice'
+    case 'minProperties':
+      return Number(params.limit) === 1 ? 'must not be empty' : `must have at least ${count(params.limit, 'field')}`
+    case 'maxProperties':
+      return `must have at most ${count(params.limit, 'field')}`
+    case 'dependencies':
+    case 'dependentRequired':
+      return `must have ${andList((params.dependencies as unknown[] | undefined) ?? [])} when it has ${String(params.property)}`
+    case 'contains':
+      return 'must include an accepted item'
+    case 'propertyNames':
+      return `has field names that are not accepted: ${((params.propertyNames as unknown[] | undefined) ?? []).join(', ')}`
+    case 'unevaluatedProperties':
+      return 'must not have other fields'
+    case 'unevaluatedItems':
+      return 'must not have more items'
+    case 'boolean':
+      return 'is not accepted'
+    case '~refine':
+      // the schema author's own words
       return issue.message
+    default:
+      // a keyword without words of its own: never the validator's phrasing
+      return 'is not valid'
   }
 }
 

@@ -1,7 +1,10 @@
 import { parseCookieHeader } from '@weft/binding'
 import { serialize } from 'cookie'
 import type { CtxBase } from './ctx-base.js'
-import { InvalidHeaderError } from './errors.js'
+import { InvalidCookieOptionError, InvalidHeaderError } from './errors.js'
+
+/** The values of a cookie's `sameSite` option. */
+export type CookieSameSite = 'Lax' | 'Strict' | 'None' | 'lax' | 'strict' | 'none' | 'LAX' | 'STRICT' | 'NONE'
 
 /**
  * A response cookie (seed: Cookie). JSON names of the seed: `max_age`, `http_only`,
@@ -22,8 +25,8 @@ export interface Cookie {
   expires?: Date
   secure?: boolean
   httpOnly?: boolean
-  /** `'Lax'`, `'Strict'` or `'None'` (any case). */
-  sameSite?: string
+  /** `'Lax'`, `'Strict'` or `'None'` (lower or upper case too); anything else is a 500 `WEFT_INVALID_COOKIE_OPTION`. */
+  sameSite?: CookieSameSite
   /** A session cookie: `maxAge` and `expires` are ignored. */
   sessionOnly?: boolean
 }
@@ -36,9 +39,16 @@ export type ClearCookieOptions = Partial<Omit<Cookie, 'name' | 'value'>>
 
 type SameSite = 'lax' | 'strict' | 'none'
 
+/**
+ * The SameSite attribute of `value`; none for `undefined` or `''`. Any other value is the app's
+ * mistake (a typo such as `'Laxx'` would silently leave the cookie without the protection it
+ * asked for): a 500 naming the value, from the first call that sets such a cookie.
+ */
 function sameSiteOf(value: string | undefined): SameSite | undefined {
-  const lower = value?.toLowerCase()
-  return lower === 'lax' || lower === 'strict' || lower === 'none' ? lower : undefined
+  if (value === undefined || value === '') return undefined
+  const lower = typeof value === 'string' ? value.toLowerCase() : ''
+  if (lower === 'lax' || lower === 'strict' || lower === 'none') return lower
+  throw new InvalidCookieOptionError('sameSite', `${JSON.stringify(value)} is not Lax, Strict or None`)
 }
 
 // What the `cookie` package refuses, by the option its TypeError names, in words for the message.
@@ -58,6 +68,7 @@ function cookieFault(error: unknown): string {
 
 /** Serializes a cookie with the `cookie` package; an invalid name, value or option is a 400 that names it. */
 export function serializeCookie(cookie: Cookie): string {
+  const sameSite = sameSiteOf(cookie.sameSite)
   try {
     return serialize(cookie.name, cookie.value, {
       path: cookie.path || undefined,
@@ -66,7 +77,7 @@ export function serializeCookie(cookie: Cookie): string {
       expires: cookie.sessionOnly ? undefined : cookie.expires,
       secure: cookie.secure,
       httpOnly: cookie.httpOnly,
-      sameSite: sameSiteOf(cookie.sameSite),
+      sameSite,
     })
   } catch (error) {
     throw new InvalidHeaderError('Set-Cookie', cookieFault(error))

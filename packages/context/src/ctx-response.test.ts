@@ -4,7 +4,7 @@ import { Readable } from 'node:stream'
 import { describeGrowth, GROWTH_FACTOR, LINEAR_BOUND, measureGrowth } from '@weft/tooling/work-growth'
 import { describe, expect, it } from 'vitest'
 import { makeApp } from '../test/app.js'
-import { type Ctx, handle } from './index.js'
+import { type ClearCookieOptions, type Ctx, handle } from './index.js'
 
 async function respond(write: (c: Ctx) => unknown, headers: Record<string, string> = {}) {
   const app = await makeApp()
@@ -312,7 +312,7 @@ describe('cookie and clearCookie', () => {
   })
 
   it('clearCookie() given the options the cookie was set with drops maxAge and expires', async () => {
-    const options = {
+    const options: ClearCookieOptions = {
       path: '/app',
       domain: 'example.com',
       maxAge: 1000,
@@ -326,6 +326,30 @@ describe('cookie and clearCookie', () => {
     expect(res.headers['set-cookie']).toBe(
       'sid=; Domain=example.com; Path=/app; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Lax',
     )
+  })
+
+  it.each(['Laxx', 'lax ', 'strict-ish'])(
+    "refuses sameSite %j as the app's mistake: a 500 naming the option and value, no Set-Cookie",
+    async (sameSite) => {
+      const res = await respond((c) =>
+        c.cookie({ name: 'sid', value: 'x', sameSite: sameSite as 'Lax' }).sendString('ok'),
+      )
+      expect(res.statusCode).toBe(500)
+      expect(res.json()).toMatchObject({
+        code: 'WEFT_INVALID_COOKIE_OPTION',
+        message: `Cookie option sameSite is not valid: ${JSON.stringify(sameSite)} is not Lax, Strict or None`,
+      })
+      expect(res.headers['set-cookie']).toBeUndefined()
+    },
+  )
+
+  it.each([
+    ['lax', 'SameSite=Lax'],
+    ['STRICT', 'SameSite=Strict'],
+    ['None', 'SameSite=None'],
+  ] as const)('accepts sameSite %j in any case', async (sameSite, attribute) => {
+    const res = await respond((c) => c.cookie({ name: 'sid', value: 'x', secure: true, sameSite }).sendString('ok'))
+    expect(res.headers['set-cookie']).toContain(attribute)
   })
 
   it('expires every request cookie when none is named', async () => {

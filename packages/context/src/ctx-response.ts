@@ -6,15 +6,18 @@ import { type ClearCookieOptions, type Cookie, clearCookies, setCookie } from '.
 import { RequestCtx } from './ctx-request.js'
 import { NoViewsError } from './errors.js'
 import { addVary, appendHeader, respHeader, respHeaders, setHeader, setLinks } from './headers.js'
+import { JsonBody } from './json-body.js'
 import { encodeLocation } from './location.js'
 import { redirect, sameOriginReferer } from './redirect.js'
 import { type RouteURLParams, routeURL } from './routes.js'
 import { decodePath, sendFile } from './send-file.js'
-import { toHTMLParagraph, toJSON, toJSONP, toText, toXML } from './serializers.js'
+import { htmlParagraph, jsonpCall, toXML } from './serializers.js'
 import { checkStatus, statusForbidsBody, statusText } from './status.js'
 import { kNoContent } from './symbols.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
+// the JSON inside a JSONP or HTML body is serialized by a response schema keyed for JSON
+const JSON_MEDIA = 'application/json'
 const FORMAT_OFFERS = ['text/plain', 'text/html', 'application/json']
 
 /** `Ctx` operations that write the response (seed section E, "Response writing"). Nothing is sent before the chain ends. */
@@ -99,17 +102,25 @@ export class ResponseCtx extends RequestCtx {
     return this
   }
 
-  /** Sends `data` as JSON (Content-Type `ctype`, default `application/json; charset=utf-8`). */
+  /**
+   * Sends `data` as JSON (Content-Type `ctype`, default `application/json; charset=utf-8`). On a
+   * route with a response schema for the status sent (`schema.response`: the code, `2xx`,
+   * `default`), Fastify's serializer of that schema writes it, as for a returned object: fields
+   * the schema does not list are not sent. Serialized when the chain ends, with the status then set.
+   */
   json(data: unknown, ctype?: string): this {
     this._res.type(ctype ?? JSON_TYPE)
-    return this.setBody(toJSON(data))
+    return this.setBody(new JsonBody(data))
   }
 
-  /** Sends `data` as JSONP, called through `callback` (sanitised; default `callback`). */
+  /**
+   * Sends `data` as JSONP, called through `callback` (sanitised; default `callback`). The JSON is
+   * the route's response schema's for the status sent, as with `json()`.
+   */
   jsonp(data: unknown, callback?: string): this {
     this._res.type('text/javascript; charset=utf-8')
     this._res.header('x-content-type-options', 'nosniff')
-    return this.setBody(toJSONP(data, callback))
+    return this.setBody(new JsonBody(data, JSON_MEDIA, (json) => jsonpCall(json, callback)))
   }
 
   /** Sends `data` as XML (`application/xml; charset=utf-8`). */
@@ -118,9 +129,18 @@ export class ResponseCtx extends RequestCtx {
     return this.setBody(toXML(data))
   }
 
-  /** Sets the body to bytes. */
-  send(bytes: Uint8Array): this {
-    return this.setBody(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes))
+  /** Sets the body to bytes (a string is sent as its UTF-8 bytes; `undefined` as none). */
+  send(bytes: Uint8Array | string): this
+  /** Sends any other value as JSON, as `json()` does (keeping a Content-Type set already). */
+  send(data: unknown): this
+  send(body: unknown): this {
+    if (Buffer.isBuffer(body)) return this.setBody(body)
+    if (body === undefined) return this.setBody(Buffer.alloc(0))
+    if (typeof body === 'string' || body instanceof Uint8Array || body instanceof ArrayBuffer) {
+      return this.setBody(Buffer.from(body as Uint8Array))
+    }
+    const ctype = this._res.getHeader('content-type')
+    return this.json(body, typeof ctype === 'string' ? ctype : undefined)
   }
 
   /** Sets the body to a string. */
@@ -207,7 +227,8 @@ export class ResponseCtx extends RequestCtx {
 
   /**
    * Negotiates on Accept between text/plain (also when the header is absent or nothing matches),
-   * text/html (`<p>` + escaped text + `</p>`) and JSON, and adds `Vary: Accept`.
+   * text/html (`<p>` + escaped text + `</p>`) and JSON, and adds `Vary: Accept`. A body that is
+   * not a string is written as JSON in each form, through the route's response schema as `json()`.
    */
   format(body: unknown): this {
     addVary(this, ['Accept'])
@@ -215,10 +236,13 @@ export class ResponseCtx extends RequestCtx {
     if (chosen === 'application/json') return this.json(body)
     if (chosen === 'text/html') {
       this._res.type('text/html; charset=utf-8')
-      return this.setBody(toHTMLParagraph(body))
+      if (typeof body === 'string') return this.setBody(htmlParagraph(body))
+      return this.setBody(new JsonBody(body, JSON_MEDIA, htmlParagraph))
     }
     this._res.type('text/plain; charset=utf-8')
-    return this.setBody(toText(body))
+    if (typeof body === 'string') return this.setBody(body)
+    if (Buffer.isBuffer(body)) return this.setBody(body.toString())
+    return this.setBody(new JsonBody(body, JSON_MEDIA))
   }
 
   /** @internal replaces the buffered body */
@@ -235,6 +259,7 @@ export class ResponseCtx extends RequestCtx {
       this._chunks = []
       if (typeof current === 'string') this._chunks.push(Buffer.from(current))
       else if (Buffer.isBuffer(current)) this._chunks.push(current)
+      else if (current instanceof JsonBody) this._chunks.push(Buffer.from(current.text(this._res)))
       this._body = undefined
     }
     this._chunks.push(chunk)

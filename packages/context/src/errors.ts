@@ -187,6 +187,13 @@ export const InvalidStatusError = createError<[string]>(
   500,
 )
 
+/** A cookie option that only the app sets (never a client) has a value the option does not take. */
+export const InvalidCookieOptionError = createError<[string, string]>(
+  'WEFT_INVALID_COOKIE_OPTION',
+  'Cookie option %s is not valid: %s',
+  500,
+)
+
 /** `render` was called but the plugin has no `views` engine. */
 export const NoViewsError = createError('WEFT_NO_VIEWS', 'render() needs the `views` option of weftContext', 500)
 

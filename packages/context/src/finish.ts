@@ -1,6 +1,7 @@
 import { Buffer } from 'node:buffer'
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import type { CtxBase } from './ctx-base.js'
+import { JsonBody } from './json-body.js'
 import { statusForbidsBody } from './status.js'
 import { kNoContent } from './symbols.js'
 
@@ -45,7 +46,8 @@ function sendWithoutBody(c: CtxBase, result: unknown): unknown {
 }
 
 /**
- * What a chain leaves to send: the buffered body (or the chunks of `write*`), else the value the
+ * What a chain leaves to send: the buffered body (or the chunks of `write*`; JSON serialized now,
+ * with the status being sent: see json-body.ts), else the value the
  * chain returned, else an empty body. The Fastify handler returns it and Fastify sends it (so
  * streams work as in plain Fastify); `undefined` when the reply was already sent directly, so
  * nothing is sent twice.
@@ -56,7 +58,9 @@ export function finish(c: CtxBase, result: unknown): unknown {
   if (reply.sent || reply.raw.headersSent || result === reply) return undefined
   if (statusForbidsBody(reply.statusCode) || c._body === kNoContent) return sendWithoutBody(c, result)
   if (c._chunks !== undefined) return Buffer.concat(c._chunks)
-  if (c._body !== undefined) return c._body
+  const body = c._body
+  if (body instanceof JsonBody) return body.text(reply)
+  if (body !== undefined) return body
   if (result !== undefined && result !== c) return result
   return ''
 }

@@ -1,4 +1,4 @@
-export type { ClearCookieOptions, Cookie } from './cookies.js'
+export type { ClearCookieOptions, Cookie, CookieSameSite } from './cookies.js'
 export { Ctx } from './ctx.js'
 export type { RouteInfo } from './ctx-base.js'
 export { ctx } from './ctx-slot.js'

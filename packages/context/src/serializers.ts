@@ -1,4 +1,3 @@
-import { Buffer } from 'node:buffer'
 import escapeHtml from 'escape-html'
 import { XMLBuilder } from 'fast-xml-parser'
 import { safeCallback } from './jsonp-callback.js'
@@ -12,15 +11,13 @@ export function toJSON(data: unknown): string {
 }
 
 /**
- * A JSONP body: the callback called with the JSON, `/**\/` first (defeats content sniffing of
- * the body as Flash), U+2028/U+2029 escaped so the JSON is valid JavaScript.
+ * A JSONP body of JSON text: the callback called with the JSON, `/**\/` first (defeats content
+ * sniffing of the body as Flash), U+2028/U+2029 escaped so the JSON is valid JavaScript.
  */
-export function toJSONP(data: unknown, callback: string | undefined): string {
-  const json = toJSON(data)
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029')
+export function jsonpCall(json: string, callback: string | undefined): string {
+  const script = json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')
   const cb = safeCallback(callback)
-  return `/**/ typeof ${cb} === 'function' && ${cb}(${json});`
+  return `/**/ typeof ${cb} === 'function' && ${cb}(${script});`
 }
 
 /**
@@ -37,13 +34,6 @@ export function toXML(data: unknown): string {
 }
 
 /** `<p>` + HTML-escaped text + `</p>` (`format()`'s HTML form). */
-export function toHTMLParagraph(body: unknown): string {
-  return `<p>${escapeHtml(typeof body === 'string' ? body : toJSON(body))}</p>`
-}
-
-/** Plain text of a body: strings as is, buffers decoded, other values as JSON. */
-export function toText(body: unknown): string {
-  if (typeof body === 'string') return body
-  if (Buffer.isBuffer(body)) return body.toString()
-  return toJSON(body)
+export function htmlParagraph(text: string): string {
+  return `<p>${escapeHtml(text)}</p>`
 }

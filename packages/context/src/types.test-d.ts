@@ -2,7 +2,17 @@ import type { Binder, FileHeader, MultipartForm } from '@weft/binding'
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { describe, expectTypeOf, it } from 'vitest'
-import { type Ctx, ctx, type Handler, handle, type Range, type WeftContextOptions, weftContext } from './index.js'
+import {
+  type Cookie,
+  type CookieSameSite,
+  type Ctx,
+  ctx,
+  type Handler,
+  handle,
+  type Range,
+  type WeftContextOptions,
+  weftContext,
+} from './index.js'
 
 describe('request.ctx', () => {
   it('is a Ctx, or undefined in a scope without weftContext; ctx(request, reply) is a Ctx', () => {
@@ -72,5 +82,27 @@ describe('handle and Ctx methods', () => {
     expectTypeOf(c.userContext<{ traceId: string }>()).toEqualTypeOf<{ traceId: string }>()
     expectTypeOf(c.request()).toEqualTypeOf<FastifyRequest>()
     expectTypeOf(c.response()).toEqualTypeOf<FastifyReply>()
+  })
+})
+
+describe('cookies', () => {
+  it('types sameSite as the values it takes', () => {
+    const c = {} as Ctx
+    c.cookie({ name: 'sid', value: 'x', sameSite: 'Lax' })
+    c.cookie({ name: 'sid', value: 'x', sameSite: 'strict' })
+    // @ts-expect-error a typo of Lax is not a sameSite value
+    c.cookie({ name: 'sid', value: 'x', sameSite: 'Laxx' })
+    // @ts-expect-error clearCookie's options take the same values
+    c.clearCookie('sid', { sameSite: 'Lacks' })
+    expectTypeOf<NonNullable<Cookie['sameSite']>>().toEqualTypeOf<CookieSameSite>()
+  })
+})
+
+describe('send', () => {
+  it('takes bytes, a string, or a value to send as JSON', () => {
+    const c = {} as Ctx
+    expectTypeOf(c.send(new Uint8Array(1))).toEqualTypeOf<Ctx>()
+    expectTypeOf(c.status(201).send({ id: 1 })).toEqualTypeOf<Ctx>()
+    expectTypeOf(c.send('text')).toEqualTypeOf<Ctx>()
   })
 })

@@ -1,4 +1,4 @@
-import { fromContext, paginate } from '@weft/pagination'
+import { paginate } from '@weft/pagination'
 import { paginateQuery } from '@weft/pagination/drizzle'
 import { and, eq, getTableColumns } from 'drizzle-orm'
 import {
@@ -24,7 +24,7 @@ export const products = pgTable('products', {
 export function productRoutes(app: FastifyInstance, db: PgDatabase<PgQueryResultHKT>): void {
   const hook = paginate({ allowedSorts: ['id', 'price', 'name', 'created'] })
   app.get('/products', { onRequest: hook }, async (request) => {
-    const page = fromContext(request)!
+    const page = hook.fromContext(request) // PageInfo<'id' | 'price' | 'name' | 'created'>
     const q = paginateQuery(page, {
       columns: {
         id: products.id,

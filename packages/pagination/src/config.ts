@@ -10,7 +10,7 @@ import type { FastifyRequest } from 'fastify'
  * paginate({ sortKey: 'sort', allowedSorts: ['id', 'price'], maxLimit: 50 })
  * ```
  */
-export interface PaginationConfig {
+export interface PaginationConfig<S extends string = string> {
   /** Skips the component for a request when it returns true (`fromContext` then gives `undefined`). */
   next?: (request: FastifyRequest) => boolean
   /** Query key of the page number. Default `'page'`. */
@@ -26,12 +26,13 @@ export interface PaginationConfig {
   /** Query key of the sort list (`sort=-price,name`). Default `'sort'`. */
   sortKey?: string
   /** Sort field used when the request sorts by nothing allowed. Default `'id'`. */
-  defaultSort?: string
+  defaultSort?: S
   /**
    * Sort fields a request may use (exact match). When missing or empty the request's sort is
    * ignored and `defaultSort` is used; when `defaultSort` is not listed, the first entry is.
+   * Given as literals (`['id', 'price']`), `paginate()` types `sort[i].field` as `'id' | 'price'`.
    */
-  allowedSorts?: readonly string[]
+  allowedSorts?: readonly S[]
   /** Query key of the offset. Default `'offset'`. */
   offsetKey?: string
   /** Query key of the cursor token. Default `'cursor'`. */

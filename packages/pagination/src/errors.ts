@@ -67,3 +67,17 @@ export class PaginationInvalidError extends PaginationError {
     this.field = field
   }
 }
+
+/**
+ * A `paginate()` hook's own `fromContext` was asked for a request the hook did not run for (the
+ * route does not have it, or its `next` skipped the request): the app's mistake, a 500.
+ */
+export class PageInfoMissingError extends PaginationError {
+  constructor() {
+    super(
+      'WEFT_PAGINATION_MISSING',
+      "this paginate() hook did not run for the request: add it to the route's onRequest or preHandler, or use fromContext() from @weft/pagination, which returns undefined instead",
+      500,
+    )
+  }
+}

@@ -1,12 +1,28 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { type PaginationConfig, resolveConfig } from './config.js'
-import { currentPageInfo, kPageInfo, useAsyncContext } from './context.js'
-import { kForeign } from './page-info.js'
+import { currentPageInfo, fromContext, kPageInfo, type PageInfoSource, useAsyncContext } from './context.js'
+import { PageInfoMissingError } from './errors.js'
+import { kConfig, kForeign, type PageInfo } from './page-info.js'
 import { parsePageInfo } from './parse.js'
 import { foreignPrefix } from './request-target.js'
 
-/** A callback-style Fastify hook, usable as `onRequest` or `preHandler`. */
-export type PaginationHook = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void
+/**
+ * A callback-style Fastify hook, usable as `onRequest` or `preHandler`, with the typed accessor of
+ * the PageInfo it stores.
+ */
+export type PaginationHook<S extends string = string> = ((
+  request: FastifyRequest,
+  reply: FastifyReply,
+  done: (error?: Error) => void,
+) => void) & {
+  /**
+   * The PageInfo this hook stored for the request (from the same sources as the package's
+   * `fromContext`), typed by the hook's config: never `undefined`, since a request this hook did
+   * not run for (a route without it, or one its `next` skipped) is the app's mistake and throws a
+   * 500 `PageInfoMissingError` (`WEFT_PAGINATION_MISSING`).
+   */
+  fromContext(source?: PageInfoSource): PageInfo<S>
+}
 
 /**
  * Creates the pagination hook (seed: `New(config...)`). The config is resolved once here; per
@@ -15,15 +31,18 @@ export type PaginationHook = (request: FastifyRequest, reply: FastifyReply, done
  *
  * @example
  * ```ts
- * app.get('/products', { onRequest: paginate({ sortKey: 'sort', allowedSorts: ['id', 'price'] }) },
- *   async (request) => listProducts(fromContext(request)!))
+ * const paging = paginate({ sortKey: 'sort', allowedSorts: ['id', 'price'] })
+ * app.get('/products', { onRequest: paging }, async (request) => {
+ *   const page = paging.fromContext(request) // PageInfo<'id' | 'price'>, never undefined
+ *   return listProducts(page)
+ * })
  * ```
  */
-export function paginate(config?: PaginationConfig): PaginationHook {
+export function paginate<const S extends string = string>(config?: PaginationConfig<S>): PaginationHook<S> {
   const resolved = resolveConfig(config)
   const { next, asyncContext } = resolved
   if (asyncContext) useAsyncContext()
-  return function weftPaginate(request, _reply, done) {
+  const hook: PaginationHook<S> = function weftPaginate(request, _reply, done) {
     if (next?.(request)) {
       done()
       return
@@ -41,4 +60,11 @@ export function paginate(config?: PaginationConfig): PaginationHook {
     if (asyncContext) currentPageInfo.run(info, done)
     else done()
   }
+  hook.fromContext = (source) => {
+    const info = fromContext(source)
+    // only what this hook made has the fields its config allows
+    if (info === undefined || info[kConfig] !== resolved) throw new PageInfoMissingError()
+    return info as PageInfo<S>
+  }
+  return hook
 }

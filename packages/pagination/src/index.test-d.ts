@@ -42,6 +42,31 @@ describe('types', () => {
     fromContext('request')
   })
 
+  it("a paginate() hook's fromContext returns a PageInfo, never undefined", () => {
+    const paging = paginate()
+    expectTypeOf(paging.fromContext({} as FastifyRequest)).toEqualTypeOf<PageInfo>()
+    expectTypeOf(paging.fromContext).toBeCallableWith({} as FastifyReply)
+    const page = paging.fromContext({} as FastifyRequest)
+    expectTypeOf(page.limit).toBeNumber()
+  })
+
+  it('types sort fields as the literal allowedSorts of a paginate() config', () => {
+    const paging = paginate({ allowedSorts: ['id', 'price'] })
+    const page = paging.fromContext({} as FastifyRequest)
+    expectTypeOf(page).toEqualTypeOf<PageInfo<'id' | 'price'>>()
+    expectTypeOf(page.sort[0]?.field).toEqualTypeOf<'id' | 'price' | undefined>()
+    expectTypeOf(page.toJSON().sort).toEqualTypeOf<SortField<'id' | 'price'>[]>()
+    page.sortBy('price', 'asc')
+    // @ts-expect-error only allowed sort names
+    page.sortBy('name', 'asc')
+    const fields = ['a', 'b'] as const
+    expectTypeOf(paginate({ allowedSorts: fields }).fromContext()).toEqualTypeOf<PageInfo<'a' | 'b'>>()
+    const names: string[] = ['a']
+    expectTypeOf(paginate({ allowedSorts: names }).fromContext()).toEqualTypeOf<PageInfo>()
+    // a typed PageInfo goes wherever a PageInfo does
+    expectTypeOf(page).toExtend<PageInfo>()
+  })
+
   it('PageInfo has the seed fields and methods', () => {
     const page = {} as PageInfo
     expectTypeOf(page.sort).toEqualTypeOf<SortField[]>()

@@ -5,6 +5,7 @@ export {
   CursorInvalidError,
   CursorTooLongError,
   MAX_CURSOR_LENGTH,
+  PageInfoMissingError,
   PaginationError,
   PaginationInvalidError,
 } from './errors.js'

@@ -21,11 +21,11 @@ export const kForeign = Symbol('weft.pagination.foreign')
 export type PagingMode = 'page' | 'offset' | 'cursor'
 
 /** Fields a PageInfo may be created with by hand (the hook fills them from the query string). */
-export interface PageInfoInit {
+export interface PageInfoInit<S extends string = string> {
   page?: number
   limit?: number
   offset?: number
-  sort?: SortField[]
+  sort?: SortField<S>[]
   cursor?: string
   /** Default: `cursor` with a cursor, `offset` with an offset above 0, else `page`. */
   mode?: PagingMode
@@ -38,11 +38,11 @@ export interface PageLinks {
 }
 
 /** The stable JSON shape of a PageInfo for API responses (`PageInfo#toJSON`). */
-export interface PageInfoJSON {
+export interface PageInfoJSON<S extends string = string> {
   page: number
   limit: number
   offset: number
-  sort: SortField[]
+  sort: SortField<S>[]
   cursor: string
   has_more: boolean
   next_cursor: string
@@ -60,7 +60,7 @@ export interface PageInfoJSON {
  * return { data: rows.slice(0, page.limit), ...page.toJSON() }
  * ```
  */
-export class PageInfo {
+export class PageInfo<S extends string = string> {
   /** How this request pages (see `PagingMode`). */
   mode: PagingMode
   /**
@@ -72,8 +72,8 @@ export class PageInfo {
   limit: number
   /** Requested offset; 0 when none or in cursor mode. */
   offset: number
-  /** Requested sort, in the order given. */
-  sort: SortField[]
+  /** Requested sort, in the order given (field names typed by the config's `allowedSorts`). */
+  sort: SortField<S>[]
   /** Cursor token of the request; `''` when none. */
   cursor: string
   /** Whether more items follow; set by `setNextCursor`. */
@@ -89,10 +89,10 @@ export class PageInfo {
   /** @internal */
   [kForeign]: string
 
-  constructor(init?: PageInfoInit) {
+  constructor(init?: PageInfoInit<S>) {
     this.limit = init?.limit ?? DEFAULT_CONFIG.defaultLimit
     this.offset = init?.offset ?? 0
-    this.sort = init?.sort ?? [{ field: DEFAULT_CONFIG.defaultSort, order: 'asc' }]
+    this.sort = init?.sort ?? [{ field: DEFAULT_CONFIG.defaultSort as S, order: 'asc' }]
     this.cursor = init?.cursor ?? ''
     this.mode = init?.mode ?? (this.cursor !== '' ? 'cursor' : this.offset > 0 ? 'offset' : 'page')
     if (this.mode === 'cursor') this.offset = 0
@@ -124,7 +124,7 @@ export class PageInfo {
   }
 
   /** Appends a sort field. Chainable. */
-  sortBy(field: string, order: SortOrder): this {
+  sortBy(field: S, order: SortOrder): this {
     this.sort = [...this.sort, { field, order }]
     return this
   }
@@ -221,7 +221,7 @@ export class PageInfo {
   }
 
   /** The stable response shape: `page`, `limit`, `offset`, `sort`, `cursor`, `has_more`, `next_cursor`. */
-  toJSON(): PageInfoJSON {
+  toJSON(): PageInfoJSON<S> {
     return {
       page: this.page,
       limit: this.limit,

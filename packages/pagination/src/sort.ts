@@ -3,9 +3,12 @@ import type { ResolvedConfig } from './config.js'
 /** Direction of one sort field. */
 export type SortOrder = 'asc' | 'desc'
 
-/** One entry of `PageInfo.sort`. */
-export interface SortField {
-  field: string
+/**
+ * One entry of `PageInfo.sort`. `F` is the names a field may have: the `allowedSorts` of a
+ * `paginate()` config given as literals, else `string`.
+ */
+export interface SortField<F extends string = string> {
+  field: F
   order: SortOrder
 }
 

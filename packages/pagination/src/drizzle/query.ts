@@ -107,7 +107,7 @@ function withoutCursorKey<Row extends object>(rows: readonly Row[]): Omit<Row, t
  *
  * @example
  * ```ts
- * const page = fromContext(request)!
+ * const page = paging.fromContext(request) // the paginate() hook of the route
  * const q = paginateQuery(page, { columns: { id: products.id, price: products.price }, unique: 'id' })
  * const rows = await db.select().from(products).where(q.where).orderBy(...q.orderBy).limit(q.limit).offset(q.offset)
  * return { data: q.finish(rows), ...page.toJSON() }
