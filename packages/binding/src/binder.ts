@@ -1,9 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Static, TSchema } from 'typebox'
 import { bindAll } from './all.js'
-import { type BindingConfig, configOf, type StructValidator } from './config.js'
-import { isRecordSchema } from './decode-record.js'
-import { BadRequestError, BindError, BindingSetupError, BindSource, ValidationError } from './errors.js'
+import { isBoundBy } from './bound-parts.js'
+import { checkBound } from './check.js'
+import { type BindingConfig, configOf } from './config.js'
+import { BadRequestError, BindError, BindingSetupError, BindSource } from './errors.js'
 import {
   type BindOptions,
   readBody,
@@ -19,8 +20,6 @@ import {
   type Step,
   type Target,
 } from './read.js'
-import { isObjectSchema } from './schema.js'
-import { assertValid } from './validate.js'
 
 export type { BindOptions } from './read.js'
 
@@ -164,7 +163,7 @@ export class Binder {
     options: BindOptions | undefined,
   ): Promise<Static<T>> {
     try {
-      const out = read(this, schema, single(options))
+      const out = isBoundBy(this.#partOf(source), schema) ? this.#partOf(source) : read(this, schema, single(options))
       const checked = isThenable(out)
         ? out.then((value) => this.#checked(value, schema, source))
         : this.#checked(out, schema, source)
@@ -175,28 +174,21 @@ export class Binder {
     }
   }
 
-  /** `out` once the struct validator accepts it (maps and skipped validation pass as they are). */
-  #checked(out: unknown, schema: TSchema, source: string): unknown {
-    if (this.#skip) return out
-    const validator = this.config.structValidator
-    if (validator === undefined) {
-      assertValid(out, schema, source)
-      return out
-    }
-    // maps are not structs: Fiber's validator does not run for them
-    if (!isObjectSchema(schema) || isRecordSchema(schema)) return out
-    return this.#validateWith(validator, out, schema, source)
+  /** The request part a source reads, as the route's schema may have bound it already. */
+  #partOf(source: string): unknown {
+    const request = this.request
+    return source === BindSource.Query
+      ? request.query
+      : source === BindSource.Body
+        ? request.body
+        : source === BindSource.URI
+          ? request.params
+          : undefined
   }
 
-  async #validateWith(validator: StructValidator, out: unknown, schema: TSchema, source: string): Promise<unknown> {
-    try {
-      await validator.validate(out, schema)
-    } catch (err) {
-      if (typeof (err as { statusCode?: unknown }).statusCode === 'number') throw err
-      const message = err instanceof Error ? err.message : String(err)
-      throw new ValidationError(source, [{ instancePath: '', keyword: 'validate', message, params: {} }])
-    }
-    return out
+  /** `out` once the struct validator accepts it (maps and skipped validation pass as they are). */
+  #checked(out: unknown, schema: TSchema, source: string): unknown {
+    return this.#skip ? out : checkBound(this.config, out, schema, source)
   }
 
   #failure(err: unknown): unknown {

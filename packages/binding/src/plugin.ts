@@ -16,6 +16,7 @@ import { checkJsonDepth } from './json-depth.js'
 import { noteJsonText } from './json-text.js'
 import { deferMultipart } from './multipart.js'
 import { cborTypes, keepRawBodies, msgpackTypes } from './raw-bodies.js'
+import { type AjvOptions, installRouteSchemas } from './route-schemas.js'
 import { acceptUntypedBodies } from './untyped-body.js'
 import { utf8Text } from './utf8.js'
 
@@ -53,6 +54,18 @@ export type WeftBindingOptions = {
    * `FST_ERR_CTP_EMPTY_JSON_BODY`.
    */
   emptyJsonBody?: 'absent' | 'error'
+  /**
+   * Route schemas (`schema.querystring`, `params`, `headers`, `body`) written with Weft's tags are
+   * validated and bound by Weft in Fastify's validation phase, for the routes declared after the
+   * plugin in its scope (default `true`); untagged schemas stay with Fastify's Ajv. `false` leaves
+   * every route schema to Fastify.
+   */
+  routeSchemas?: boolean
+  /**
+   * The options the app gave `Fastify({ ajv })`: the untagged parts of a route that also has tagged
+   * ones are compiled by an Ajv of Fastify's defaults plus these.
+   */
+  ajv?: AjvOptions
 }
 
 // Kept as bytes: bind() decodes them with the schema at hand. MessagePack and CBOR bodies are
@@ -67,6 +80,7 @@ async function plugin(fastify: FastifyInstance, options: WeftBindingOptions): Pr
   for (const binder of options.customBinders ?? []) registerCustomBinder(fastify, binder)
   if (options.parserDecoder !== undefined) applyParserConfig(config, options.parserDecoder)
   if (options.multipartLimits !== undefined) config.multipartLimits = { ...options.multipartLimits }
+  if (options.routeSchemas !== false) installRouteSchemas(fastify, options.ajv)
 
   decorateBodyBytes(fastify)
   const kept = config.keptTypes
@@ -124,7 +138,8 @@ function jsonParser(fastify: FastifyInstance): FastifyBodyParser<Buffer> {
 
 /**
  * Registers `@weft/binding`: its settings and body parsers for urlencoded forms, multipart forms,
- * XML, `+json` types and bodies without a Content-Type (each only where none exists; no hooks).
+ * XML, `+json` types and bodies without a Content-Type (each only where none exists; no request
+ * hooks), and the validation of route schemas written with its tags (an `onRoute` hook).
  * `bind(request)` also works without it, with the defaults.
  */
 export const weftBinding: FastifyPluginAsync<WeftBindingOptions> = fp(plugin, {
