@@ -32,7 +32,11 @@ export {
   type MultipartLimitCode,
   MultipartLimitError,
 } from './multipart-errors.js'
+export { type DocumentedPart, documentedSchema, type SwaggerTransformInput, weftSwaggerTransform } from './openapi.js'
 export { type WeftBindingOptions, weftBinding } from './plugin.js'
 export { keepsBodyBytes } from './raw-bodies.js'
+export type { AjvOptions } from './route-schemas.js'
 export { FileField, type FileHeader } from './schema.js'
 export { parseCookieHeader } from './sources.js'
+export type { WeftTypeProvider } from './type-provider.js'
+export { hasWeftKeywords, weftKeywords } from './weft-keywords.js'
