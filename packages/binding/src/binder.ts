@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Static, TSchema } from 'typebox'
 import { bindAll } from './all.js'
-import { isBoundBy } from './bound-parts.js'
+import { boundPart } from './bound-parts.js'
 import { checkBound } from './check.js'
 import { type BindingConfig, configOf } from './config.js'
 import { BadRequestError, BindError, BindingSetupError, BindSource } from './errors.js'
@@ -163,7 +163,7 @@ export class Binder {
     options: BindOptions | undefined,
   ): Promise<Static<T>> {
     try {
-      const out = isBoundBy(this.#partOf(source), schema) ? this.#partOf(source) : read(this, schema, single(options))
+      const out = boundPart(this.request, source, schema) ?? read(this, schema, single(options))
       const checked = isThenable(out)
         ? out.then((value) => this.#checked(value, schema, source))
         : this.#checked(out, schema, source)
@@ -172,18 +172,6 @@ export class Binder {
     } catch (err) {
       return Promise.reject(this.#failure(err))
     }
-  }
-
-  /** The request part a source reads, as the route's schema may have bound it already. */
-  #partOf(source: string): unknown {
-    const request = this.request
-    return source === BindSource.Query
-      ? request.query
-      : source === BindSource.Body
-        ? request.body
-        : source === BindSource.URI
-          ? request.params
-          : undefined
   }
 
   /** `out` once the struct validator accepts it (maps and skipped validation pass as they are). */

@@ -1,3 +1,4 @@
+import type { FastifySchema } from 'fastify'
 import type { TSchema } from 'typebox'
 import { fileMarker, isObjectSchema, node, tagOf } from './schema.js'
 import { hasWeftKeywords, weftKeywords } from './weft-keywords.js'
@@ -122,8 +123,8 @@ function isSchema(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-/** What `@fastify/swagger` passes a `transform` (the parts this package reads). */
-export type SwaggerTransformInput = { schema?: unknown; url: string }
+/** What `@fastify/swagger` passes a `transform` and takes back (the parts this package reads). */
+export type SwaggerTransformInput = { schema: FastifySchema; url: string }
 
 /**
  * A `transform` for `@fastify/swagger`: the route's parts written with Weft's tags are documented
@@ -133,10 +134,10 @@ export type SwaggerTransformInput = { schema?: unknown; url: string }
  * @example
  * await app.register(swagger, { openapi: { info }, transform: weftSwaggerTransform })
  */
-export function weftSwaggerTransform<T extends SwaggerTransformInput>(input: T): { schema: unknown; url: string } {
+export function weftSwaggerTransform(input: SwaggerTransformInput): SwaggerTransformInput {
   const { schema, url } = input
   if (typeof schema !== 'object' || schema === null) return { schema, url }
-  const route = schema as Node
+  const route = schema as unknown as Node
   const out: Node = { ...route }
   for (const part of ['querystring', 'params', 'headers', 'body'] as const) {
     if (route[part] !== undefined) out[part] = documentedSchema(route[part], part)
@@ -149,5 +150,5 @@ export function weftSwaggerTransform<T extends SwaggerTransformInput>(input: T):
     }
     out.response = responses
   }
-  return { schema: out, url }
+  return { schema: out as FastifySchema, url }
 }

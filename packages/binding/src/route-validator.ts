@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import type { TSchema } from 'typebox'
-import { noteBound } from './bound-parts.js'
+import { noteRouteSchema } from './bound-parts.js'
 import { checkBound } from './check.js'
 import { type BindingConfig, configOf } from './config.js'
 import { BindSource } from './errors.js'
@@ -48,6 +48,7 @@ export function weftPartValidator(
   fallbackConfig: () => BindingConfig,
 ): PartValidator {
   const { read, source, property } = readers[part]
+  noteRouteSchema(schema)
   const validate = (data: unknown, context?: { parentData?: unknown }): Outcome => {
     const request = requestOf(context, property, data)
     // the request's own configuration at the time it is served: the plugin's settings may change
@@ -58,15 +59,11 @@ export function weftPartValidator(
       const out = read(target, schema, step)
       if (!isThenable(out)) {
         const checked = checkBound(config, out, schema, source)
-        if (!isThenable(checked)) {
-          noteBound(checked, schema)
-          return { value: checked }
-        }
-        return settle(checked, schema, request, property)
+        if (!isThenable(checked)) return { value: checked }
+        return settle(checked, request, property)
       }
       return settle(
         out.then((value) => checkBound(config, value, schema, source)),
-        schema,
         request,
         property,
       )
@@ -81,14 +78,8 @@ export function weftPartValidator(
  * An asynchronous result (a multipart body, an async struct validator): Fastify reads only pass or
  * fail from it, so the bound value is put on the request here. A rejection is the validation error.
  */
-async function settle(
-  result: PromiseLike<unknown>,
-  schema: TSchema,
-  request: FastifyRequest,
-  property: string,
-): Promise<boolean> {
+async function settle(result: PromiseLike<unknown>, request: FastifyRequest, property: string): Promise<boolean> {
   const value = await result
-  noteBound(value, schema)
   ;(request as unknown as Record<string, unknown>)[property] = value
   return true
 }
