@@ -35,6 +35,7 @@ export {
 export { type DocumentedPart, documentedSchema, type SwaggerTransformInput, weftSwaggerTransform } from './openapi.js'
 export { type WeftBindingOptions, weftBinding } from './plugin.js'
 export { keepsBodyBytes } from './raw-bodies.js'
+export { type RouteRequest, type RouteSchemaParts, routeRequest } from './route-request.js'
 export type { AjvOptions } from './route-schemas.js'
 export { FileField, type FileHeader } from './schema.js'
 export { parseCookieHeader } from './sources.js'

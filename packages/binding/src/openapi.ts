@@ -1,7 +1,7 @@
 import type { FastifySchema } from 'fastify'
 import type { TSchema } from 'typebox'
 import { fileMarker, isObjectSchema, node, tagOf } from './schema.js'
-import { hasWeftKeywords, weftKeywords } from './weft-keywords.js'
+import { hasWeftKeywords, secondaryTagOf, weftKeywords } from './weft-keywords.js'
 
 /** A route schema part as `@fastify/swagger` documents it. */
 export type DocumentedPart = 'querystring' | 'params' | 'headers' | 'body' | 'response'
@@ -41,7 +41,10 @@ export function documentedSchema(schema: unknown, part: DocumentedPart): unknown
     documented.set(key, byPart)
   }
   if (!byPart.has(part)) {
-    const tag = part === 'body' && hasFileField(schema as TSchema) ? 'form' : tagOfPart[part]
+    const tag =
+      part === 'body' && hasFileField(schema as TSchema)
+        ? 'form'
+        : (secondaryTagOf(schema as TSchema, part) ?? tagOfPart[part])
     const clean = rewrite(schema as TSchema, tag)
     byPart.set(part, part === 'querystring' ? flattenObjects(clean) : clean)
   }

@@ -5,6 +5,7 @@ import { checkBound } from './check.js'
 import { type BindingConfig, configOf } from './config.js'
 import { BindSource } from './errors.js'
 import { readBody, readHeader, readQuery, readUri, type Step, type Target } from './read.js'
+import { secondaryTagOf } from './weft-keywords.js'
 
 /** The parts of a request a route schema describes, as Fastify names them. */
 export type RoutePart = 'body' | 'querystring' | 'params' | 'headers'
@@ -29,7 +30,7 @@ const readers: Record<
   body: { read: readBody, source: BindSource.Body, property: 'body' },
 }
 
-const step: Step = { options: undefined, defaults: true }
+const usualStep: Step = { options: undefined, defaults: true }
 
 // Fastify hands the request to a validator function that has a `schemaEnv` (as Ajv's have), so
 // that it can replace the whole part: Weft needs it for bodies (Content-Type, kept bytes,
@@ -49,6 +50,8 @@ export function weftPartValidator(
 ): PartValidator {
   const { read, source, property } = readers[part]
   noteRouteSchema(schema)
+  const tag = secondaryTagOf(schema, part)
+  const step: Step = tag === undefined ? usualStep : { options: { tag }, defaults: true }
   const validate = (data: unknown, context?: { parentData?: unknown }): Outcome => {
     const request = requestOf(context, property, data)
     // the request's own configuration at the time it is served: the plugin's settings may change

@@ -1,7 +1,7 @@
 import Fastify from 'fastify'
 import { Type } from 'typebox'
 import { describe, expectTypeOf, it } from 'vitest'
-import { FileField, type FileHeader, type WeftTypeProvider } from './index.js'
+import { FileField, type FileHeader, routeRequest, type WeftTypeProvider } from './index.js'
 
 const Search = Type.Object({
   dryRun: Type.Boolean({ query: 'dry_run', default: false }),
@@ -54,5 +54,18 @@ describe('WeftTypeProvider', () => {
       expectTypeOf(request.query).toEqualTypeOf<unknown>()
       return 'ok'
     })
+  })
+})
+
+describe('routeRequest', () => {
+  it('types a request (or a Ctx-like) by the route schema it is given', () => {
+    const schema = { querystring: Search, params: Params }
+    const c = { request: () => ({}) as import('fastify').FastifyRequest }
+    const request = routeRequest(schema, c)
+    expectTypeOf(request.query.dryRun).toEqualTypeOf<boolean>()
+    expectTypeOf(request.params.id).toEqualTypeOf<number>()
+    expectTypeOf(request.body).toEqualTypeOf<unknown>()
+    // @ts-expect-error not a property of the schema
+    request.query.dry_run
   })
 })

@@ -74,3 +74,31 @@ export function hasWeftKeywords(schema: unknown, aliasTag?: string): boolean {
   if (aliasTag === undefined) tagged.set(schema, found)
   return found
 }
+
+/** Whether `schema` uses the keyword `name` at any depth. */
+function usesKeyword(schema: TSchema, name: string): boolean {
+  let found = false
+  const visit = (s: TSchema): void => {
+    if (found) return
+    if (Object.hasOwn(s, name)) {
+      found = true
+      return
+    }
+    forEachChild(s, visit)
+  }
+  visit(schema)
+  return found
+}
+
+/**
+ * The tag a route's params or headers schema is read with: `uri`/`header` (`bind().uri()`,
+ * `bind().header()`), or `params`/`reqHeader` (`@weft/context`'s parsers) when the schema uses
+ * only those. `undefined`: the part's usual tag.
+ */
+export function secondaryTagOf(schema: TSchema, part: string): string | undefined {
+  if (part === 'params') return !usesKeyword(schema, 'uri') && usesKeyword(schema, 'params') ? 'params' : undefined
+  if (part === 'headers') {
+    return !usesKeyword(schema, 'header') && usesKeyword(schema, 'reqHeader') ? 'reqHeader' : undefined
+  }
+  return undefined
+}
