@@ -204,3 +204,11 @@ describe('route schemas without Weft tags', () => {
     await expect(fastify.ready()).rejects.toThrow(/unknown keyword/)
   })
 })
+
+describe('route schemas with Weft tags: setup mistakes', () => {
+  it('a tagged querystring schema that is not an object fails the boot, naming the route', async () => {
+    const fastify = await app()
+    fastify.get('/search', { schema: { querystring: Type.String({ query: 'q' }) } }, () => 'ok')
+    await expect(fastify.ready()).rejects.toThrow(/GET: \/search.*Type\.Object/)
+  })
+})

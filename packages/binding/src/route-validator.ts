@@ -3,8 +3,11 @@ import type { TSchema } from 'typebox'
 import { noteRouteSchema } from './bound-parts.js'
 import { checkBound } from './check.js'
 import { type BindingConfig, configOf } from './config.js'
+import { isRecordSchema } from './decode-record.js'
 import { BindSource } from './errors.js'
+import { planFor } from './plan.js'
 import { readBody, readHeader, readQuery, readUri, type Step, type Target } from './read.js'
+import { validatorOf } from './validate.js'
 import { secondaryTagOf } from './weft-keywords.js'
 
 /** The parts of a request a route schema describes, as Fastify names them. */
@@ -31,6 +34,7 @@ const readers: Record<
 }
 
 const usualStep: Step = { options: undefined, defaults: true }
+const planTags: Record<RoutePart, string> = { querystring: 'query', params: 'uri', headers: 'header', body: 'json' }
 
 // Fastify hands the request to a validator function that has a `schemaEnv` (as Ajv's have), so
 // that it can replace the whole part: Weft needs it for bodies (Content-Type, kept bytes,
@@ -52,6 +56,9 @@ export function weftPartValidator(
   noteRouteSchema(schema)
   const tag = secondaryTagOf(schema, part)
   const step: Step = tag === undefined ? usualStep : { options: { tag }, defaults: true }
+  // a schema binding cannot read is a setup mistake: Fastify fails the boot naming the route
+  if (part !== 'body' && !isRecordSchema(schema)) planFor(schema, tag ?? planTags[part], fallbackConfig())
+  validatorOf(schema)
   const validate = (data: unknown, context?: { parentData?: unknown }): Outcome => {
     const request = requestOf(context, property, data)
     // the request's own configuration at the time it is served: the plugin's settings may change
