@@ -36,7 +36,7 @@ export { type DocumentedPart, documentedSchema, type SwaggerTransformInput, weft
 export { type WeftBindingOptions, weftBinding } from './plugin.js'
 export { keepsBodyBytes } from './raw-bodies.js'
 export { type RouteRequest, type RouteSchemaParts, routeRequest } from './route-request.js'
-export type { AjvOptions } from './route-schemas.js'
+export type { AjvOptions, RouteSchemasMode } from './route-schemas.js'
 export { FileField, type FileHeader } from './schema.js'
 export { parseCookieHeader } from './sources.js'
 export type { WeftTypeProvider } from './type-provider.js'

@@ -16,7 +16,7 @@ import { checkJsonDepth } from './json-depth.js'
 import { noteJsonText } from './json-text.js'
 import { deferMultipart } from './multipart.js'
 import { cborTypes, keepRawBodies, msgpackTypes } from './raw-bodies.js'
-import { type AjvOptions, installRouteSchemas } from './route-schemas.js'
+import { type AjvOptions, installRouteSchemas, type RouteSchemasMode } from './route-schemas.js'
 import { acceptUntypedBodies } from './untyped-body.js'
 import { utf8Text } from './utf8.js'
 
@@ -57,10 +57,12 @@ export type WeftBindingOptions = {
   /**
    * Route schemas (`schema.querystring`, `params`, `headers`, `body`) written with Weft's tags are
    * validated and bound by Weft in Fastify's validation phase, for the routes declared after the
-   * plugin in its scope (default `true`); untagged schemas stay with Fastify's Ajv. `false` leaves
-   * every route schema to Fastify.
+   * plugin in its scope (`true`, the default, is `'tagged'`); untagged schemas stay with Fastify's
+   * Ajv. `'all'`: every object schema without a `$ref` too, read under its property names, so that
+   * every validation failure of the scope has Weft's codes. `false` leaves every route schema to
+   * Fastify.
    */
-  routeSchemas?: boolean
+  routeSchemas?: boolean | RouteSchemasMode
   /**
    * The options the app gave `Fastify({ ajv })`: the untagged parts of a route that also has tagged
    * ones are compiled by an Ajv of Fastify's defaults plus these.
@@ -80,7 +82,9 @@ async function plugin(fastify: FastifyInstance, options: WeftBindingOptions): Pr
   for (const binder of options.customBinders ?? []) registerCustomBinder(fastify, binder)
   if (options.parserDecoder !== undefined) applyParserConfig(config, options.parserDecoder)
   if (options.multipartLimits !== undefined) config.multipartLimits = { ...options.multipartLimits }
-  if (options.routeSchemas !== false) installRouteSchemas(fastify, options.ajv)
+  if (options.routeSchemas !== false) {
+    installRouteSchemas(fastify, options.routeSchemas === 'all' ? 'all' : 'tagged', options.ajv)
+  }
 
   decorateBodyBytes(fastify)
   const kept = config.keptTypes

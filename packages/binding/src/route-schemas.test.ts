@@ -212,3 +212,26 @@ describe('route schemas with Weft tags: setup mistakes', () => {
     await expect(fastify.ready()).rejects.toThrow(/GET: \/search.*Type\.Object/)
   })
 })
+
+describe("routeSchemas: 'all'", () => {
+  it('binds untagged object schemas through Weft too: one set of codes for the whole scope', async () => {
+    const fastify = await app({ routeSchemas: 'all' })
+    const Plain = Type.Object({ page: Type.Integer({ minimum: 1 }), tags: Type.Array(Type.String(), { default: [] }) })
+    fastify.get('/plain', { schema: { querystring: Plain } }, (request) => request.query)
+    expect((await fastify.inject('/plain?page=3&tags[]=a')).json()).toEqual({ page: 3, tags: ['a'] })
+    const bad = await fastify.inject('/plain?page=x')
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json().code).toBe('WEFT_BIND_ERROR')
+    const low = await fastify.inject('/plain?page=0')
+    expect(low.json().code).toBe('WEFT_VALIDATION_FAILED')
+  })
+
+  it('leaves a schema with a $ref to Ajv, which resolves it', async () => {
+    const fastify = await app({ routeSchemas: 'all' })
+    fastify.addSchema({ $id: 'Page', type: 'integer', minimum: 1 })
+    const Refs = Type.Object({ page: Type.Unsafe<number>({ $ref: 'Page#' }) })
+    fastify.get('/refs', { schema: { querystring: Refs } }, (request) => request.query)
+    expect((await fastify.inject('/refs?page=2')).json()).toEqual({ page: 2 })
+    expect((await fastify.inject('/refs?page=0')).json().code).toBe('FST_ERR_VALIDATION')
+  })
+})

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifySchema, FastifySchemaCompiler, FastifyServ
 import type { TSchema } from 'typebox'
 import { type BindingConfig, configOf } from './config.js'
 import { type RoutePart, weftPartValidator } from './route-validator.js'
+import { isObjectSchema } from './schema.js'
 import { hasWeftKeywords } from './weft-keywords.js'
 
 /** The options of Fastify's own Ajv (`Fastify({ ajv })`), for the untagged parts of a Weft route. */
@@ -20,26 +21,44 @@ const ajvPool = AjvCompiler()
  * untagged parts of a route that has tagged ones are compiled by Fastify's Ajv with Fastify's
  * defaults (plus `ajv`, the options the app gave `Fastify({ ajv })`) and the scope's shared schemas.
  */
-export function installRouteSchemas(fastify: FastifyInstance, ajv: AjvOptions | undefined): void {
+export function installRouteSchemas(
+  fastify: FastifyInstance,
+  mode: RouteSchemasMode,
+  ajv: AjvOptions | undefined,
+): void {
   fastify.addHook('onRoute', function weftRouteSchemas(this: FastifyInstance, route: RouteOptions) {
     const schema = route.schema as Record<string, unknown> | undefined
     if (schema === undefined || schema === null || route.validatorCompiler !== undefined) return
     const aliasTag = configOfInstance(this).aliasTag
-    if (!parts.some((part) => hasWeftKeywords(schema[part], aliasTag))) return
-    route.validatorCompiler = routeCompiler(this, ajv, aliasTag)
+    const weft = (part: unknown) => hasWeftKeywords(part, aliasTag) || (mode === 'all' && isPlainObjectSchema(part))
+    if (!parts.some((part) => weft(schema[part]))) return
+    route.validatorCompiler = routeCompiler(this, ajv, weft)
   })
+}
+
+/**
+ * Which route schemas Weft validates and binds: `'tagged'` those with Weft's keywords, `'all'` every
+ * object schema too (its property names are the wire names), so that an app answers one set of
+ * codes; schemas with a `$ref` stay with Ajv, which resolves them.
+ */
+export type RouteSchemasMode = 'tagged' | 'all'
+
+/** An object schema Weft can bind on its own (no `$ref` to resolve). */
+function isPlainObjectSchema(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null || !isObjectSchema(schema as TSchema)) return false
+  return !JSON.stringify(schema).includes('"$ref"')
 }
 
 function routeCompiler(
   instance: FastifyInstance,
   ajv: AjvOptions | undefined,
-  aliasTag: string | undefined,
+  weft: (schema: unknown) => boolean,
 ): FastifySchemaCompiler<FastifySchema> {
   let fallback: FastifySchemaCompiler<FastifySchema> | undefined
   const config = () => configOfInstance(instance)
   return (definition) => {
     const { schema, httpPart } = definition
-    if (hasWeftKeywords(schema, aliasTag) && isPart(httpPart)) {
+    if (isPart(httpPart) && weft(schema)) {
       return weftPartValidator(schema as TSchema, httpPart, config) as never
     }
     fallback ??= ajvPool(instance.getSchemas() as never, {
