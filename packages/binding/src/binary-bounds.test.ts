@@ -60,7 +60,7 @@ describe('CBOR bodies: bounded work', () => {
     expect(res.json()).toMatchObject({
       code: 'WEFT_BIND_ERROR',
       message:
-        'cannot bind body: the CBOR body has a bignum of 65536 bytes; at most 128 bytes (a number up to 2^1024) are accepted',
+        'cannot bind body: the CBOR body has a bignum of 131072 bytes; at most 128 bytes (a number up to 2^1024) are accepted',
     })
   })
 
