@@ -180,6 +180,8 @@ const ratios = {
   'bind().query() / (qs + Ajv)': hz('bind().query()') / hz('qs.parse + Ajv'),
   'bind().query() / (qs + TypeBox)': hz('bind().query()') / hz('qs.parse + TypeBox Convert/Check'),
   'route bind() / route Fastify schema': hz('route: bind().query()') / hz('route: Fastify querystring schema'),
+  'route Weft schema / route Fastify schema':
+    hz('route: Weft querystring schema') / hz('route: Fastify querystring schema'),
   'route bind(), multipart: false / route Fastify schema':
     hz('route: bind().query(), multipart: false') / hz('route: Fastify querystring schema'),
 }

@@ -1,9 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Static, TSchema } from 'typebox'
 import { bindAll, noOrigins, type Origins, subjectIn } from './all.js'
-import { type BindingConfig, configOf, type StructValidator } from './config.js'
-import { isRecordSchema } from './decode-record.js'
-import { BadRequestError, BindError, BindingSetupError, BindSource, ValidationError } from './errors.js'
+import { boundPart } from './bound-parts.js'
+import { checkBound } from './check.js'
+import { type BindingConfig, configOf } from './config.js'
+import { BadRequestError, BindError, BindingSetupError, BindSource } from './errors.js'
 import {
   type BindOptions,
   readBody,
@@ -19,8 +20,6 @@ import {
   type Step,
   type Target,
 } from './read.js'
-import { isObjectSchema } from './schema.js'
-import { assertValid } from './validate.js'
 
 export type { BindOptions } from './read.js'
 
@@ -166,7 +165,7 @@ export class Binder {
     origins?: Origins,
   ): Promise<Static<T>> {
     try {
-      const out = read(this, schema, single(options))
+      const out = boundPart(this.request, source, schema) ?? read(this, schema, single(options))
       const checked = isThenable(out)
         ? out.then((value) => this.#checked(value, schema, source, origins))
         : this.#checked(out, schema, source, origins)
@@ -180,33 +179,8 @@ export class Binder {
   /** `out` once the struct validator accepts it (maps and skipped validation pass as they are). */
   #checked(out: unknown, schema: TSchema, source: string, origins: Origins | undefined): unknown {
     if (this.#skip) return out
-    const validator = this.config.structValidator
     // all()'s messages name the source each field came from
-    const subject = origins === undefined ? undefined : subjectIn(origins)
-    if (validator === undefined) {
-      assertValid(out, schema, source, subject)
-      return out
-    }
-    // maps are not structs: Fiber's validator does not run for them
-    if (!isObjectSchema(schema) || isRecordSchema(schema)) return out
-    return this.#validateWith(validator, out, schema, source, subject)
-  }
-
-  async #validateWith(
-    validator: StructValidator,
-    out: unknown,
-    schema: TSchema,
-    source: string,
-    subject: ((path: string) => string) | undefined,
-  ): Promise<unknown> {
-    try {
-      await validator.validate(out, schema)
-    } catch (err) {
-      if (typeof (err as { statusCode?: unknown }).statusCode === 'number') throw err
-      const message = err instanceof Error ? err.message : String(err)
-      throw new ValidationError(source, [{ instancePath: '', keyword: 'validate', message, params: {} }], subject)
-    }
-    return out
+    return checkBound(this.config, out, schema, source, origins === undefined ? undefined : subjectIn(origins))
   }
 
   #failure(err: unknown): unknown {

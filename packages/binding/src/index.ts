@@ -33,7 +33,12 @@ export {
   type MultipartLimitCode,
   MultipartLimitError,
 } from './multipart-errors.js'
+export { type DocumentedPart, documentedSchema, type SwaggerTransformInput, weftSwaggerTransform } from './openapi.js'
 export { type WeftBindingOptions, weftBinding } from './plugin.js'
 export { keepsBodyBytes } from './raw-bodies.js'
+export { type RouteRequest, type RouteSchemaParts, routeRequest } from './route-request.js'
+export type { AjvOptions, RouteSchemasMode } from './route-schemas.js'
 export { FileField, type FileHeader } from './schema.js'
 export { parseCookieHeader } from './sources.js'
+export type { WeftTypeProvider } from './type-provider.js'
+export { hasWeftKeywords, weftKeywords } from './weft-keywords.js'

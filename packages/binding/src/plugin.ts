@@ -12,6 +12,7 @@ import {
 } from './config.js'
 import { provideDefaultParsers } from './default-parsers.js'
 import { checkRouteSchemas } from './route-check.js'
+import { type AjvOptions, installRouteSchemas, type RouteSchemasMode } from './route-schemas.js'
 
 /**
  * Options of the `@weft/binding` plugin (the seed's framework settings for binding).
@@ -47,6 +48,20 @@ export type WeftBindingOptions = {
    * `FST_ERR_CTP_EMPTY_JSON_BODY`.
    */
   emptyJsonBody?: 'absent' | 'error'
+  /**
+   * Route schemas (`schema.querystring`, `params`, `headers`, `body`) written with Weft's tags are
+   * validated and bound by Weft in Fastify's validation phase, for the routes declared after the
+   * plugin in its scope (`true`, the default, is `'tagged'`); untagged schemas stay with Fastify's
+   * Ajv. `'all'`: every object schema without a `$ref` too, read under its property names, so that
+   * every validation failure of the scope has Weft's codes. `false` leaves every route schema to
+   * Fastify.
+   */
+  routeSchemas?: boolean | RouteSchemasMode
+  /**
+   * The options the app gave `Fastify({ ajv })`: the untagged parts of a route that also has tagged
+   * ones are compiled by an Ajv of Fastify's defaults plus these.
+   */
+  ajv?: AjvOptions
 }
 
 async function plugin(fastify: FastifyInstance, options: WeftBindingOptions): Promise<void> {
@@ -61,6 +76,9 @@ async function plugin(fastify: FastifyInstance, options: WeftBindingOptions): Pr
 
   // a mistake in a route schema's tags fails the boot, not a request
   fastify.addHook('onRoute', checkRouteSchemas)
+  if (options.routeSchemas !== false) {
+    installRouteSchemas(fastify, options.routeSchemas === 'all' ? 'all' : 'tagged', options.ajv)
+  }
   decorateBodyBytes(fastify)
   provideDefaultParsers(fastify)
 }
@@ -71,6 +89,7 @@ async function plugin(fastify: FastifyInstance, options: WeftBindingOptions): Pr
  * context when its first route is, for the types no parser covers by then: parsers of the app's
  * own and of `@fastify/formbody`/`@fastify/multipart`, registered before or after this plugin (and
  * before the routes), are kept. `bind(request)` also works without the plugin, with the defaults.
+ * Route schemas written with its tags are validated and bound by Weft (an `onRoute` hook).
  */
 export const weftBinding: FastifyPluginAsync<WeftBindingOptions> = fp(plugin, {
   fastify: '5.x',

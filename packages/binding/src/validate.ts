@@ -12,7 +12,8 @@ const validators = new WeakMap<TSchema, Validator | null>()
 let lastSchema: TSchema | undefined
 let lastValidator: Validator | null = null
 
-function validatorOf(schema: TSchema): Validator | null {
+/** The compiled validator of `schema` (compiled now when new: a route compiles it at boot). */
+export function validatorOf(schema: TSchema): Validator | null {
   if (schema === lastSchema) return lastValidator
   let validator = validators.get(schema)
   if (validator === undefined) {

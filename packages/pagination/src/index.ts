@@ -12,4 +12,11 @@ export {
 export { type PaginationHook, paginate } from './hook.js'
 export { PageInfo, type PageInfoInit, type PageInfoJSON, type PageLinks, type PagingMode } from './page-info.js'
 export { type WeftPaginationOptions, weftPagination } from './plugin.js'
+export {
+  type JsonSchema,
+  pageAnswerSchema,
+  pageInfoSchema,
+  pageLinksSchema,
+  paginationQuerySchema,
+} from './schemas.js'
 export type { SortField, SortOrder } from './sort.js'

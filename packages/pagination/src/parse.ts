@@ -7,13 +7,21 @@ import { parseSort } from './sort.js'
 
 type Query = Record<string, unknown>
 
-/** First value of a query key; `null` when present but not a string (e.g. a nested object). */
+/**
+ * First value of a query key; `null` when present but neither a string nor a number (a nested
+ * object). Numbers come from a route's querystring schema, whose validator converted the text.
+ */
 function read(query: Query, key: string): string | undefined | null {
   let value = query[key]
   if (Array.isArray(value)) value = value[0]
   if (value === undefined || typeof value === 'string') return value
+  if (typeof value === 'number' && Number.isFinite(value)) return numberText(value)
   return null
 }
+
+/** A number as the whole decimal digits the parser reads (`1e21` would not be). */
+const numberText = (value: number): string =>
+  Number.isSafeInteger(value) ? String(value) : Number.isInteger(value) ? BigInt(value).toString() : String(value)
 
 /** Whether the query names `key` (with any value, even an empty or unparsable one). */
 const hasKey = (query: Query, key: string): boolean => query[key] !== undefined

@@ -1,0 +1,33 @@
+import type { FastifyRequest } from 'fastify'
+import type { TSchema } from 'typebox'
+import { BindSource } from './errors.js'
+
+// The schemas Weft compiled as route schema parts. `bind().query(Schema)` in the handler of a
+// route whose `schema.querystring` is that same Schema finds the query already bound (property
+// names, converted values), and returns it instead of reading it again as if it held wire names.
+// Noted once per route at boot: marking each bound value (a WeakMap entry per request) cost more
+// than Ajv's whole validation of the same query.
+const routeSchemas = new WeakSet<TSchema>()
+
+/** Notes that `schema` is validated and bound by Weft as a route schema part. */
+export function noteRouteSchema(schema: TSchema): void {
+  routeSchemas.add(schema)
+}
+
+const partOf: Record<string, { part: 'querystring' | 'params' | 'body'; property: 'query' | 'params' | 'body' }> = {
+  [BindSource.Query]: { part: 'querystring', property: 'query' },
+  [BindSource.URI]: { part: 'params', property: 'params' },
+  [BindSource.Body]: { part: 'body', property: 'body' },
+}
+
+/**
+ * The request part `source` reads when the route's own schema already bound it with `schema`
+ * (validation passed); `undefined` otherwise.
+ */
+export function boundPart(request: FastifyRequest, source: string, schema: TSchema): unknown {
+  if (!routeSchemas.has(schema)) return undefined
+  const where = partOf[source]
+  if (where === undefined || request.validationError !== undefined) return undefined
+  const routeSchema = request.routeOptions.schema as Record<string, unknown> | undefined
+  return routeSchema?.[where.part] === schema ? request[where.property] : undefined
+}

@@ -1,0 +1,237 @@
+import Fastify, { type FastifyInstance } from 'fastify'
+import { Type } from 'typebox'
+import { describe, expect, it } from 'vitest'
+import { multipart } from '../test/helpers.js'
+import { bind, FileField, setParserDecoder, type WeftBindingOptions, weftBinding } from './index.js'
+
+const Search = Type.Object({
+  dryRun: Type.Boolean({ query: 'dry_run', default: false }),
+  colors: Type.Array(Type.String(), { query: 'colors', default: [] }),
+  limit: Type.Integer({ query: 'limit', default: 20, maximum: 100 }),
+  price: Type.Optional(Type.Object({ min: Type.Number(), max: Type.Optional(Type.Number()) }, { query: 'price' })),
+})
+
+async function app(options: WeftBindingOptions = {}, setup?: (app: FastifyInstance) => unknown) {
+  const fastify = Fastify()
+  await fastify.register(weftBinding, options)
+  await setup?.(fastify)
+  return fastify
+}
+
+describe('route schemas with Weft tags', () => {
+  it('boots (no "unknown keyword" from Ajv) and binds the query before the handler', async () => {
+    const fastify = await app({ enableSplittingOnParsers: true })
+    fastify.get('/search', { schema: { querystring: Search } }, (request) => request.query)
+    const res = await fastify.inject('/search?dry_run=1&colors=red,blue&colors[]=green&price[min]=2.5')
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toEqual({ dryRun: true, colors: ['red', 'blue', 'green'], limit: 20, price: { min: 2.5 } })
+  })
+
+  it('hooks see the bound values too', async () => {
+    const fastify = await app()
+    let seen: unknown
+    fastify.addHook('preHandler', async (request) => {
+      seen = request.query
+    })
+    fastify.get('/search', { schema: { querystring: Search } }, () => 'ok')
+    await fastify.inject('/search?dry_run=true&limit=5')
+    expect(seen).toEqual({ dryRun: true, colors: [], limit: 5 })
+  })
+
+  it('answers a conversion failure with the code and message bind() gives', async () => {
+    const fastify = await app()
+    fastify.get('/search', { schema: { querystring: Search } }, () => 'ok')
+    fastify.get('/bind', (request) => bind(request).query(Search))
+    for (const url of ['/search?limit=abc', '/bind?limit=abc']) {
+      const res = await fastify.inject(url)
+      expect(res.statusCode).toBe(400)
+      expect(res.json()).toMatchObject({
+        code: 'WEFT_BIND_ERROR',
+        message: 'cannot bind query field "limit": "abc" is not an integer',
+      })
+    }
+  })
+
+  it('answers a constraint failure with WEFT_VALIDATION_FAILED on both paths', async () => {
+    const fastify = await app()
+    fastify.get('/search', { schema: { querystring: Search } }, () => 'ok')
+    fastify.get('/bind', (request) => bind(request).query(Search))
+    const answers = await Promise.all(['/search?limit=500', '/bind?limit=500'].map((url) => fastify.inject(url)))
+    for (const res of answers) {
+      expect(res.statusCode).toBe(400)
+      expect(res.json()).toMatchObject({
+        code: 'WEFT_VALIDATION_FAILED',
+        message: expect.stringMatching(/^query\/limit /),
+      })
+    }
+    expect(answers[0]?.json()).toEqual(answers[1]?.json())
+  })
+
+  it("keeps Fastify's attachValidation: the handler gets the Weft error", async () => {
+    const fastify = await app()
+    fastify.get('/search', { schema: { querystring: Search }, attachValidation: true }, (request) => ({
+      code: (request.validationError as { code?: string } | undefined)?.code,
+    }))
+    expect((await fastify.inject('/search?limit=x')).json()).toEqual({ code: 'WEFT_BIND_ERROR' })
+  })
+
+  it('binds path params with uri tags', async () => {
+    const fastify = await app()
+    const Params = Type.Object({ id: Type.Integer({ uri: 'product_id', minimum: 1 }) })
+    fastify.get('/products/:product_id', { schema: { params: Params } }, (request) => request.params)
+    expect((await fastify.inject('/products/42')).json()).toEqual({ id: 42 })
+    const bad = await fastify.inject('/products/0')
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json().code).toBe('WEFT_VALIDATION_FAILED')
+  })
+
+  it('binds headers with header tags, names matched case-insensitively', async () => {
+    const fastify = await app()
+    const Headers = Type.Object({
+      token: Type.String({ header: 'X-Token' }),
+      retries: Type.Integer({ header: 'X-Retries', default: 3 }),
+    })
+    // Fastify keeps the raw headers on request.headers and adds the validated fields to them
+    fastify.get('/h', { schema: { headers: Headers } }, (request) => request.headers)
+    expect((await fastify.inject({ url: '/h', headers: { 'x-token': 'abc' } })).json()).toMatchObject({
+      token: 'abc',
+      retries: 3,
+    })
+    const missing = await fastify.inject('/h')
+    expect(missing.statusCode).toBe(400)
+    expect(missing.json()).toMatchObject({ code: 'WEFT_VALIDATION_FAILED', message: expect.stringMatching(/token/) })
+  })
+
+  it('binds a JSON body with json tags and defaults', async () => {
+    const fastify = await app()
+    const Body = Type.Object({
+      title: Type.String({ json: 'Title', minLength: 1 }),
+      draft: Type.Boolean({ default: true }),
+    })
+    fastify.post('/posts', { schema: { body: Body } }, (request) => request.body)
+    const res = await fastify.inject({ method: 'POST', url: '/posts', payload: { Title: 'Hi' } })
+    expect(res.json()).toEqual({ title: 'Hi', draft: true })
+    const bad = await fastify.inject({ method: 'POST', url: '/posts', payload: { Title: 5 } })
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json().code).toBe('WEFT_BIND_ERROR')
+  })
+
+  it('binds a form body, and a multipart one with files, by Content-Type', async () => {
+    const fastify = await app()
+    const Body = Type.Object({
+      name: Type.String({ form: 'full_name', json: 'full_name' }),
+      tags: Type.Array(Type.String(), { form: 'tags', default: [] }),
+      avatar: Type.Optional(FileField({ form: 'avatar' })),
+    })
+    fastify.post('/people', { schema: { body: Body } }, (request) => {
+      const body = request.body as { name: string; tags: string[]; avatar?: { filename: string } }
+      return { name: body.name, tags: body.tags, avatar: body.avatar?.filename ?? null }
+    })
+    const form = await fastify.inject({
+      method: 'POST',
+      url: '/people',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'full_name=Ada&tags[]=a&tags[]=b',
+    })
+    expect(form.json()).toEqual({ name: 'Ada', tags: ['a', 'b'], avatar: null })
+    const upload = multipart([
+      { name: 'full_name', value: 'Grace' },
+      { name: 'avatar', filename: 'me.png', type: 'image/png', content: 'PNG' },
+    ])
+    const res = await fastify.inject({ method: 'POST', url: '/people', ...upload })
+    expect(res.json()).toEqual({ name: 'Grace', tags: [], avatar: 'me.png' })
+    const json = await fastify.inject({ method: 'POST', url: '/people', payload: { full_name: 'Lin' } })
+    expect(json.json()).toEqual({ name: 'Lin', tags: [], avatar: null })
+  })
+
+  it('reads the decoder settings of the scope at request time (setParserDecoder after the route)', async () => {
+    const fastify = await app()
+    fastify.get('/search', { schema: { querystring: Search } }, (request) => request.query)
+    setParserDecoder(fastify, { ignoreUnknownKeys: false })
+    const res = await fastify.inject('/search?other=1')
+    expect(res.statusCode).toBe(400)
+    expect(res.json().code).toBe('WEFT_BIND_ERROR')
+  })
+
+  it('bind() of the route schema in the handler gives the value Fastify bound (not defaults)', async () => {
+    const fastify = await app()
+    const Body = Type.Object({ title: Type.String({ json: 'Title' }) })
+    fastify.post('/both', { schema: { querystring: Search, body: Body } }, async (request) => ({
+      query: await bind(request).query(Search),
+      body: await bind(request).json(Body),
+    }))
+    const res = await fastify.inject({ method: 'POST', url: '/both?dry_run=true&limit=7', payload: { Title: 'x' } })
+    expect(res.json()).toEqual({ query: { dryRun: true, colors: [], limit: 7 }, body: { title: 'x' } })
+  })
+})
+
+describe('route schemas without Weft tags', () => {
+  it("stay with Fastify's Ajv: coercion, its error code and message", async () => {
+    const fastify = await app()
+    const Plain = Type.Object({ page: Type.Integer({ minimum: 1 }) })
+    fastify.get('/plain', { schema: { querystring: Plain } }, (request) => request.query)
+    expect((await fastify.inject('/plain?page=3')).json()).toEqual({ page: 3 })
+    const bad = await fastify.inject('/plain?page=0')
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json()).toMatchObject({ code: 'FST_ERR_VALIDATION', message: 'querystring/page must be >= 1' })
+  })
+
+  it("an untagged part of a route with a tagged one behaves as Fastify's Ajv (headers by lower-cased name)", async () => {
+    const fastify = await app()
+    const Plain = Type.Object({ 'X-Page': Type.Integer({ minimum: 1 }) })
+    // the same route in an app without Weft, its query schema untagged: Fastify's own answer
+    const plainOnly = Fastify()
+    plainOnly.get('/mixed', { schema: { headers: Plain } }, (request) => ({
+      page: (request.headers as Record<string, unknown>)['x-page'],
+    }))
+    for (const server of [fastify]) {
+      server.get('/mixed', { schema: { headers: Plain, querystring: Search } }, (request) => ({
+        page: (request.headers as Record<string, unknown>)['x-page'],
+      }))
+    }
+    for (const server of [fastify, plainOnly]) {
+      const ok = await server.inject({ url: '/mixed', headers: { 'x-page': '2' } })
+      expect(ok.json()).toEqual({ page: 2 })
+    }
+    const bad = await fastify.inject({ url: '/mixed', headers: { 'x-page': 'x' } })
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json()).toMatchObject({ code: 'FST_ERR_VALIDATION', message: 'headers/x-page must be integer' })
+  })
+
+  it('routeSchemas: false leaves tagged schemas to Fastify (Ajv refuses the keyword at boot)', async () => {
+    const fastify = await app({ routeSchemas: false })
+    fastify.get('/search', { schema: { querystring: Search } }, () => 'ok')
+    await expect(fastify.ready()).rejects.toThrow(/unknown keyword/)
+  })
+})
+
+describe('route schemas with Weft tags: setup mistakes', () => {
+  it('a tagged querystring schema that is not an object fails the boot, naming the route', async () => {
+    const fastify = await app()
+    fastify.get('/search', { schema: { querystring: Type.String({ query: 'q' }) } }, () => 'ok')
+    await expect(fastify.ready()).rejects.toThrow(/GET: \/search.*Type\.Object/)
+  })
+})
+
+describe("routeSchemas: 'all'", () => {
+  it('binds untagged object schemas through Weft too: one set of codes for the whole scope', async () => {
+    const fastify = await app({ routeSchemas: 'all' })
+    const Plain = Type.Object({ page: Type.Integer({ minimum: 1 }), tags: Type.Array(Type.String(), { default: [] }) })
+    fastify.get('/plain', { schema: { querystring: Plain } }, (request) => request.query)
+    expect((await fastify.inject('/plain?page=3&tags[]=a')).json()).toEqual({ page: 3, tags: ['a'] })
+    const bad = await fastify.inject('/plain?page=x')
+    expect(bad.statusCode).toBe(400)
+    expect(bad.json().code).toBe('WEFT_BIND_ERROR')
+    const low = await fastify.inject('/plain?page=0')
+    expect(low.json().code).toBe('WEFT_VALIDATION_FAILED')
+  })
+
+  it('leaves a schema with a $ref to Ajv, which resolves it', async () => {
+    const fastify = await app({ routeSchemas: 'all' })
+    fastify.addSchema({ $id: 'Page', type: 'integer', minimum: 1 })
+    const Refs = Type.Object({ page: Type.Unsafe<number>({ $ref: 'Page#' }) })
+    fastify.get('/refs', { schema: { querystring: Refs } }, (request) => request.query)
+    expect((await fastify.inject('/refs?page=2')).json()).toEqual({ page: 2 })
+    expect((await fastify.inject('/refs?page=0')).json().code).toBe('FST_ERR_VALIDATION')
+  })
+})

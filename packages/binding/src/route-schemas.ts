@@ -1,0 +1,93 @@
+import { AjvCompiler } from '@fastify/ajv-compiler'
+import type { FastifyInstance, FastifySchema, FastifySchemaCompiler, FastifyServerOptions, RouteOptions } from 'fastify'
+import type { TSchema } from 'typebox'
+import { type BindingConfig, configOf } from './config.js'
+import { type RoutePart, weftPartValidator } from './route-validator.js'
+import { isObjectSchema } from './schema.js'
+import { hasWeftKeywords } from './weft-keywords.js'
+
+/** The options of Fastify's own Ajv (`Fastify({ ajv })`), for the untagged parts of a Weft route. */
+export type AjvOptions = FastifyServerOptions['ajv']
+
+const parts = ['body', 'querystring', 'query', 'params', 'headers'] as const
+
+// One pool, as Fastify keeps one: compilers are shared by equal shared schemas and options.
+const ajvPool = AjvCompiler()
+
+/**
+ * Makes the routes declared in `fastify`'s scope (after this call) validate and bind the parts of
+ * their `schema` written with Weft's tags through Weft, in Fastify's validation phase. A route with
+ * no tagged part, or with a `validatorCompiler` of its own, is left to Fastify as it is; the
+ * untagged parts of a route that has tagged ones are compiled by Fastify's Ajv with Fastify's
+ * defaults (plus `ajv`, the options the app gave `Fastify({ ajv })`) and the scope's shared schemas.
+ */
+export function installRouteSchemas(
+  fastify: FastifyInstance,
+  mode: RouteSchemasMode,
+  ajv: AjvOptions | undefined,
+): void {
+  fastify.addHook('onRoute', function weftRouteSchemas(this: FastifyInstance, route: RouteOptions) {
+    const schema = route.schema as Record<string, unknown> | undefined
+    if (schema === undefined || schema === null || route.validatorCompiler !== undefined) return
+    const aliasTag = configOfInstance(this).aliasTag
+    const weft = (part: unknown) => hasWeftKeywords(part, aliasTag) || (mode === 'all' && isPlainObjectSchema(part))
+    if (!parts.some((part) => weft(schema[part]))) return
+    route.validatorCompiler = routeCompiler(this, ajv, weft)
+  })
+}
+
+/**
+ * Which route schemas Weft validates and binds: `'tagged'` those with Weft's keywords, `'all'` every
+ * object schema too (its property names are the wire names), so that an app answers one set of
+ * codes; schemas with a `$ref` stay with Ajv, which resolves them.
+ */
+export type RouteSchemasMode = 'tagged' | 'all'
+
+/** An object schema Weft can bind on its own (no `$ref` to resolve). */
+function isPlainObjectSchema(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null || !isObjectSchema(schema as TSchema)) return false
+  return !JSON.stringify(schema).includes('"$ref"')
+}
+
+function routeCompiler(
+  instance: FastifyInstance,
+  ajv: AjvOptions | undefined,
+  weft: (schema: unknown) => boolean,
+): FastifySchemaCompiler<FastifySchema> {
+  let fallback: FastifySchemaCompiler<FastifySchema> | undefined
+  const config = () => configOfInstance(instance)
+  return (definition) => {
+    const { schema, httpPart } = definition
+    if (isPart(httpPart) && weft(schema)) {
+      return weftPartValidator(schema as TSchema, httpPart, config) as never
+    }
+    fallback ??= ajvPool(instance.getSchemas() as never, {
+      customOptions: ajv?.customOptions ?? {},
+      plugins: (ajv?.plugins ?? []) as never,
+      ...(ajv?.onCreate === undefined ? {} : { onCreate: ajv.onCreate as never }),
+    }) as unknown as FastifySchemaCompiler<FastifySchema>
+    // Fastify lower-cases a header schema's names for its own compiler, not for a route's
+    const own = httpPart === 'headers' ? lowerCaseHeaderNames(schema) : schema
+    return fallback({ ...definition, schema: own as FastifySchema })
+  }
+}
+
+/** The configuration `instance` binds with (read, never created). */
+function configOfInstance(instance: FastifyInstance): BindingConfig {
+  return configOf({ server: instance } as never)
+}
+
+function isPart(part: string | undefined): part is RoutePart {
+  return part === 'body' || part === 'querystring' || part === 'params' || part === 'headers'
+}
+
+/** A header schema with its property names lower-cased, as Node gives request headers. */
+function lowerCaseHeaderNames(schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null) return schema
+  const s = schema as { properties?: Record<string, unknown>; required?: unknown }
+  if (s.properties === undefined) return schema
+  const properties: Record<string, unknown> = {}
+  for (const [name, value] of Object.entries(s.properties)) properties[name.toLowerCase()] = value
+  const required = Array.isArray(s.required) ? s.required.map((name) => String(name).toLowerCase()) : s.required
+  return { ...schema, properties, ...(required === undefined ? {} : { required }) }
+}

@@ -1,0 +1,111 @@
+import type { FastifyRequest } from 'fastify'
+import type { TSchema } from 'typebox'
+import { noteRouteSchema } from './bound-parts.js'
+import { checkBound } from './check.js'
+import { type BindingConfig, configOf } from './config.js'
+import { isRecordSchema } from './decode-record.js'
+import { BindSource } from './errors.js'
+import { planFor } from './plan.js'
+import { readBody, readHeader, readQuery, readUri, type Step, type Target } from './read.js'
+import { validatorOf } from './validate.js'
+import { secondaryTagOf } from './weft-keywords.js'
+
+/** The parts of a request a route schema describes, as Fastify names them. */
+export type RoutePart = 'body' | 'querystring' | 'params' | 'headers'
+
+/** What a Fastify validator function returns: `{ value }` replaces the part, `{ error }` fails it. */
+type Outcome = { value: unknown } | { error: unknown } | Promise<boolean>
+
+/** A validator function as Fastify calls it (the second argument only when `schemaEnv` is set). */
+export type PartValidator = ((data: unknown, context?: { parentData?: unknown }) => Outcome) & {
+  schemaEnv: object
+}
+
+type Reader = (target: Target, schema: TSchema, step: Step) => unknown
+
+const readers: Record<
+  RoutePart,
+  { read: Reader; source: BindSource; property: 'body' | 'query' | 'params' | 'headers' }
+> = {
+  querystring: { read: readQuery, source: BindSource.Query, property: 'query' },
+  params: { read: readUri, source: BindSource.URI, property: 'params' },
+  headers: { read: readHeader, source: BindSource.Header, property: 'headers' },
+  body: { read: readBody, source: BindSource.Body, property: 'body' },
+}
+
+const usualStep: Step = { options: undefined, defaults: true }
+const planTags: Record<RoutePart, string> = { querystring: 'query', params: 'uri', headers: 'header', body: 'json' }
+
+// Fastify hands the request to a validator function that has a `schemaEnv` (as Ajv's have), so
+// that it can replace the whole part: Weft needs it for bodies (Content-Type, kept bytes,
+// multipart streams) and headers sent twice. Nothing else reads it.
+const schemaEnv = Object.freeze({ weft: true })
+
+/**
+ * The validator of one route part written with Weft's tags: it binds the part exactly as
+ * `bind().query()`/`uri()`/`header()`/`body()` would (same compiled plans, cached per schema
+ * object, and the same `WEFT_*` errors), and Fastify puts the bound value on `request.query`,
+ * `request.params`, `request.headers` or `request.body`.
+ */
+export function weftPartValidator(
+  schema: TSchema,
+  part: RoutePart,
+  fallbackConfig: () => BindingConfig,
+): PartValidator {
+  const { read, source, property } = readers[part]
+  noteRouteSchema(schema)
+  const tag = secondaryTagOf(schema, part)
+  const step: Step = tag === undefined ? usualStep : { options: { tag }, defaults: true }
+  // a schema binding cannot read is a setup mistake: Fastify fails the boot naming the route
+  if (part !== 'body' && !isRecordSchema(schema)) planFor(schema, tag ?? planTags[part], fallbackConfig())
+  validatorOf(schema)
+  const validate = (data: unknown, context?: { parentData?: unknown }): Outcome => {
+    const request = requestOf(context, property, data)
+    // the request's own configuration at the time it is served: the plugin's settings may change
+    // after the route is declared (setParserDecoder), and bind() reads them the same way
+    const config = request.server === undefined ? fallbackConfig() : configOf(request)
+    const target: Target = { request, reply: undefined, config }
+    try {
+      const out = read(target, schema, step)
+      if (!isThenable(out)) {
+        const checked = checkBound(config, out, schema, source)
+        if (!isThenable(checked)) return { value: checked }
+        return settle(checked, request, property)
+      }
+      return settle(
+        out.then((value) => checkBound(config, value, schema, source)),
+        request,
+        property,
+      )
+    } catch (error) {
+      return { error }
+    }
+  }
+  return Object.assign(validate, { schemaEnv })
+}
+
+/**
+ * An asynchronous result (a multipart body, an async struct validator): Fastify reads only pass or
+ * fail from it, so the bound value is put on the request here. A rejection is the validation error.
+ */
+async function settle(result: PromiseLike<unknown>, request: FastifyRequest, property: string): Promise<boolean> {
+  const value = await result
+  ;(request as unknown as Record<string, unknown>)[property] = value
+  return true
+}
+
+/**
+ * The request being validated; when a caller gives only the value (`request.validateInput`, an
+ * older Fastify), a stand-in that holds it, whose body is read as JSON.
+ */
+function requestOf(context: { parentData?: unknown } | undefined, property: string, data: unknown): FastifyRequest {
+  const parent = context?.parentData
+  if (typeof parent === 'object' && parent !== null && 'raw' in parent) return parent as FastifyRequest
+  const standIn: Record<string, unknown> = { headers: { 'content-type': 'application/json' }, raw: {} }
+  standIn[property] = data ?? undefined
+  return standIn as unknown as FastifyRequest
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function'
+}
