@@ -12,13 +12,15 @@ import { parse } from 'yaml'
  * secret files resolved from the project folder, and the `x-` extension fields dropped.
  * The tests read the result the way Compose v2 would run it; the real engine run (test/engine) runs it.
  */
+// biome-ignore lint/suspicious/noExplicitAny: a compose model, whose fields the tests check one by one
+type ComposeEntry = Record<string, any>
+
 export interface ComposeResult {
-  // biome-ignore lint/suspicious/noExplicitAny: a compose model, whose fields the tests check one by one
   config: {
     name?: string
-    services: Record<string, any>
+    services: ComposeEntry
     volumes?: Record<string, unknown>
-    secrets?: Record<string, any>
+    secrets?: ComposeEntry
   }
   /** Why Compose would refuse the file (a required variable unset, a schema violation); empty when it would not. */
   errors: string[]
