@@ -19,8 +19,8 @@ export interface ComposeResult {
   config: {
     name?: string
     services: ComposeEntry
-    volumes?: Record<string, unknown>
-    secrets?: ComposeEntry
+    volumes: ComposeEntry
+    secrets: ComposeEntry
   }
   /** Why Compose would refuse the file (a required variable unset, a schema violation); empty when it would not. */
   errors: string[]
