@@ -44,7 +44,7 @@ describe('startPrism', () => {
     spawnSync(process.execPath, [vitestBin(), 'run', '--root', join(import.meta.dirname, 'fixtures'), fixture], {
       env: { ...process.env, [key]: value, WEFT_FIXTURE_OUT: out, TMPDIR: fixtureTmp },
       stdio: 'ignore',
-      timeout: 60_000,
+      timeout: 90_000,
     })
     expect(await eventually(() => processesMarked(marker).length === 0, 10_000), 'a Prism outlived its test').toBe(true)
     // The killed fixture must have had a listening Prism, or this test proves nothing.
@@ -54,7 +54,7 @@ describe('startPrism', () => {
       await expect(fetch(url, { signal: AbortSignal.timeout(5_000) })).rejects.toThrow()
     }
     expect(readdirSync(fixtureTmp).filter((name) => name.startsWith('weft-'))).toEqual([])
-  })
+  }, 150_000)
 })
 
 function vitestBin(): string {
