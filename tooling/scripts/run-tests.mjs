@@ -6,9 +6,9 @@
 // `--all` (CI) sets WEFT_TEST_ALL=1: tests whose programs are missing fail instead of being skipped
 // (tooling/tiers.ts), and anything left behind fails the run. Other arguments go to turbo (`--filter ...`).
 import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { processesMarked, tempEntries } from './leftovers.mjs'
 
 const all = process.argv.includes('--all')
 const turboArgs = process.argv.slice(2).filter((arg) => arg !== '--all')
@@ -17,28 +17,6 @@ const marker = `WEFT_TEST_RUN=${runId}`
 // Two workspaces at once on two cores (each with one Vitest worker per two cores: tooling/vitest.shared.ts).
 const concurrency = Math.max(1, Math.min(3, availableParallelism()))
 const summaryScript = new URL('./test-summary.mjs', import.meta.url).pathname
-
-/** The `weft-*` entries of the temp folder. */
-function tempEntries() {
-  return new Set(readdirSync(tmpdir()).filter((name) => name.startsWith('weft-')))
-}
-
-/** Processes of this run: their environment carries the run's marker (Linux; elsewhere none are found). */
-function processesOfThisRun() {
-  if (!existsSync('/proc')) return []
-  const found = []
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue
-    try {
-      if (!readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(marker)) continue
-      const command = readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0').join(' ').trim()
-      found.push({ pid: Number(pid), command })
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return found
-}
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -56,10 +34,10 @@ console.log('\n=== test summary')
 const summary = spawnSync(process.execPath, [summaryScript], { stdio: 'inherit' })
 
 // Servers stopping in the last file's afterAll may need a moment; then whatever is left is a leftover.
-let leftovers = processesOfThisRun()
+let leftovers = processesMarked(marker)
 for (let waited = 0; leftovers.length > 0 && waited < 10_000; waited += 500) {
   await sleep(500)
-  leftovers = processesOfThisRun()
+  leftovers = processesMarked(marker)
 }
 const newFolders = [...tempEntries()].filter((name) => !before.has(name))
 const leftBehind = leftovers.length > 0 || newFolders.length > 0
