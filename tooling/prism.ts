@@ -46,6 +46,8 @@ export interface PrismProxy {
 }
 
 const cli = join(dirname(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json')), 'dist/index.js')
+/** Preloaded into Prism: it ends with the test process and removes its folder (see the file). */
+const endWithParent = new URL('./end-with-parent.cjs', import.meta.url).pathname
 
 function violationsOf(header: string | null): PrismViolation[] {
   return header ? (JSON.parse(header) as PrismViolation[]) : []
@@ -85,11 +87,31 @@ export async function startPrism(
   const file = join(dir, 'openapi.json')
   writeFileSync(file, JSON.stringify(document))
   const port = await freePort()
-  const args = [cli, 'proxy', file, upstream, '--port', String(port), '--host', '127.0.0.1', '--cors=false']
+  const args = [
+    '--require',
+    endWithParent,
+    cli,
+    'proxy',
+    file,
+    upstream,
+    '--port',
+    String(port),
+    '--host',
+    '127.0.0.1',
+    '--cors=false',
+  ]
   if (options.errors) args.push('--errors')
+  // stdin is a pipe we never write to: when this process ends, however it ends, Prism's stdin ends and it exits.
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, SCARF_ANALYTICS: 'false', DO_NOT_TRACK: '1', NO_COLOR: '1', FORCE_COLOR: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      WEFT_REMOVE_ON_EXIT: dir,
+      SCARF_ANALYTICS: 'false',
+      DO_NOT_TRACK: '1',
+      NO_COLOR: '1',
+      FORCE_COLOR: '0',
+    },
+    stdio: ['pipe', 'pipe', 'pipe'],
   })
   let output = ''
   child.stdout.on('data', (chunk: Buffer) => {
@@ -100,8 +122,12 @@ export async function startPrism(
   })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const close = async () => {
-    if (child.exitCode === null) child.kill('SIGTERM')
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+    // A Prism that ignores SIGTERM (busy, or stuck starting) must not outlive the test either.
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5_000)
     await exited
+    clearTimeout(kill)
+    child.stdin.destroy()
     rmSync(dir, { recursive: true, force: true })
   }
   try {

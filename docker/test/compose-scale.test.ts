@@ -1,16 +1,18 @@
-import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { haproxy } from '@weft/tooling/system-programs'
+import { describeNeeding } from '@weft/tooling/tiers'
+import { afterAll, describe, expect, it } from 'vitest'
+import { composeConfig } from './compose-config.js'
 
-// docker/compose.scale.yaml: API A as three replicas behind HAProxy with PostgreSQL and Redis. Checked
-// with Debian's docker-compose 1.29 like compose.yaml (without Compose v2's `name:` line), and the
-// HAProxy configuration it mounts with `haproxy -c` (the scale-out test runs the same file).
+// docker/compose.scale.yaml: API A as three replicas behind HAProxy with PostgreSQL and Redis. Read as
+// Compose v2 reads it, without a compose binary (./compose-config.ts), and the HAProxy configuration it
+// mounts checked with `haproxy -c` (the scale-out test runs the same file).
 const dockerDir = new URL('..', import.meta.url).pathname
 const scratch = mkdtempSync(join(tmpdir(), 'weft-compose-scale-'))
-const v1File = join(scratch, 'compose.scale.yaml')
-writeFileSync(v1File, readFileSync(join(dockerDir, 'compose.scale.yaml'), 'utf8').replace(/^name: .*\n/m, ''))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
 
 const secrets = ['API_A_SECRET_FILE', 'API_A_DB_PASSWORD_FILE', 'DB_A_ADMIN_PASSWORD_FILE']
 const env = join(scratch, 'scale.env')
@@ -28,22 +30,10 @@ writeFileSync(
 )
 
 function config() {
-  const result = spawnSync(
-    '/usr/bin/python3',
-    ['/usr/bin/docker-compose', '-f', v1File, '--project-directory', dockerDir, '--env-file', env, 'config'],
-    { cwd: dockerDir, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } },
-  )
-  expect(result.stderr).toBe('')
-  const json = execFileSync(
-    '/usr/bin/python3',
-    ['-c', 'import json,sys,yaml; print(json.dumps(yaml.safe_load(sys.stdin)))'],
-    {
-      input: result.stdout,
-      encoding: 'utf8',
-    },
-  )
-  // biome-ignore lint/suspicious/noExplicitAny: compose's output, whose fields the tests check one by one
-  return JSON.parse(json) as { services: Record<string, any> }
+  const result = composeConfig(join(dockerDir, 'compose.scale.yaml'), env, dockerDir)
+  expect(result.errors).toEqual([])
+  expect(result.warnings).toEqual([])
+  return result.config
 }
 
 describe('docker/compose.scale.yaml', () => {
@@ -61,11 +51,13 @@ describe('docker/compose.scale.yaml', () => {
       REPLICA_2: 'api-a-2:3000',
       REPLICA_3: 'api-a-3:3000',
     })
-    expect(services.haproxy.ports).toEqual(['127.0.0.1:3000:8080/tcp'])
+    expect(services.haproxy.ports).toEqual(['127.0.0.1:3000:8080'])
   })
+})
 
-  it('mounts an HAProxy configuration that haproxy itself accepts', () => {
-    const result = spawnSync('haproxy', ['-c', '-f', join(dockerDir, 'haproxy', 'haproxy.cfg')], {
+describeNeeding([haproxy()], 'docker/haproxy/haproxy.cfg', () => {
+  it('is a configuration that haproxy itself accepts', () => {
+    const result = spawnSync(haproxy().path ?? 'haproxy', ['-c', '-f', join(dockerDir, 'haproxy', 'haproxy.cfg')], {
       encoding: 'utf8',
       env: {
         PATH: `${process.env.PATH ?? ''}:/usr/sbin`,

@@ -49,6 +49,7 @@ async function dataOf<T>(response: Response): Promise<T> {
 
 describe.each(flows)('deployed $app', (flow) => {
   let folder: string
+  let secrets: string | undefined
   let scratch: ScratchDatabase
   let server: ChildProcess
   let base: string
@@ -65,7 +66,7 @@ describe.each(flows)('deployed $app', (flow) => {
     const db = new URL(scratch.url)
     const port = await freePort()
     base = `http://127.0.0.1:${port}`
-    const secrets = mkdtempSync(join(tmpdir(), `weft-secrets-${flow.app}-`))
+    secrets = mkdtempSync(join(tmpdir(), `weft-secrets-${flow.app}-`))
     writeFileSync(join(secrets, 'secret'), 'deployed-artifact-test-secret-0123456789abcdef')
     writeFileSync(join(secrets, 'db_password'), decodeURIComponent(db.password))
     // The image's ENTRYPOINT and CMD; the server applies the migrations itself.
@@ -99,6 +100,7 @@ describe.each(flows)('deployed $app', (flow) => {
     }
     await scratch?.drop()
     if (folder) rmSync(folder, { recursive: true, force: true })
+    if (secrets) rmSync(secrets, { recursive: true, force: true })
   })
 
   it('contains no TypeScript sources or dev tooling', () => {
@@ -148,6 +150,7 @@ describe.each(flows)('deployed $app', (flow) => {
 describe('docker/entrypoint.sh', () => {
   const secrets = mkdtempSync(join(tmpdir(), 'weft-entrypoint-'))
   writeFileSync(join(secrets, 'secret'), 'from-a-file')
+  afterAll(() => rmSync(secrets, { recursive: true, force: true }))
   const run = (env: Record<string, string>) =>
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell expansion, run by sh
     spawnSync(entrypoint, ['sh', '-c', 'printf %s "$SECRET|${SECRET_FILE:-unset}"'], {

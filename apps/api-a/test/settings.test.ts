@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -95,6 +95,7 @@ describe('loadEnvFile', () => {
     } finally {
       delete process.env.API_A_TEST_FROM_FILE
       delete process.env.API_A_TEST_PRESET
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 

@@ -1,10 +1,11 @@
-import { existsSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
-import { type Browser, chromium, type Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { chromium } from '@weft/tooling/system-programs'
+import { describeNeeding } from '@weft/tooling/tiers'
+import { type Browser, type Page, chromium as playwrightChromium } from 'playwright-core'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startApp, type TestApp } from './support.js'
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const chromiumPath = chromium().path
 
 /** Expands an operation of Swagger UI, presses "Try it out", fills it and executes it; returns the live response. */
 async function tryItOut(page: Page, operationId: string, fill: (op: ReturnType<Page['locator']>) => Promise<void>) {
@@ -20,19 +21,16 @@ async function tryItOut(page: Page, operationId: string, fill: (op: ReturnType<P
   return { status, body }
 }
 
-describe('Swagger UI in headless Chromium', () => {
+describeNeeding([chromium()], 'Swagger UI in headless Chromium', () => {
   let t: TestApp
   let browser: Browser
   let base: string
 
   beforeAll(async () => {
-    if (!existsSync(chromiumPath)) {
-      throw new Error(`no Chromium at ${chromiumPath}: install it (apt-get install chromium) or set CHROMIUM_PATH`)
-    }
     t = await startApp('pglite', 'swagger_ui')
     await t.app.listen({ host: '127.0.0.1', port: 0 })
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`
-    browser = await chromium.launch({
+    browser = await playwrightChromium.launch({
       executablePath: chromiumPath,
       args: [
         '--headless',

@@ -1,30 +1,28 @@
-import { existsSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
+import { chromium } from '@weft/tooling/system-programs'
 import { lanAddress } from '@weft/tooling/test-server'
-import { type Browser, chromium } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describeNeeding } from '@weft/tooling/tiers'
+import { type Browser, chromium as playwrightChromium } from 'playwright-core'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { useTestApi } from './support.js'
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const chromiumPath = chromium().path
 
 /**
  * Browsers exempt `localhost` and `127.0.0.1` from `upgrade-insecure-requests`; any other address over plain
  * HTTP gets its assets rewritten to `https://`. So the docs are opened the way a colleague on the network
  * would open them: through this machine's own network address, the server listening on every interface.
  */
-describe('Swagger UI opened over plain HTTP through a network address', () => {
+describeNeeding([chromium()], 'Swagger UI opened over plain HTTP through a network address', () => {
   const api = useTestApi('pglite', 'docs_network')
   let browser: Browser
   let base: string
 
   beforeAll(async () => {
-    if (!existsSync(chromiumPath)) {
-      throw new Error(`no Chromium at ${chromiumPath}: install it (apt-get install chromium) or set CHROMIUM_PATH`)
-    }
     const address = lanAddress()
     await api.app.listen({ host: '0.0.0.0', port: 0 })
     base = `http://${address}:${(api.app.server.address() as AddressInfo).port}`
-    browser = await chromium.launch({
+    browser = await playwrightChromium.launch({
       executablePath: chromiumPath,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
     })

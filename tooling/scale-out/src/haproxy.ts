@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { haproxy } from '@weft/tooling/system-programs'
 import { freePort } from '@weft/tooling/test-server'
 import { type Child, spawnChild, waitFor } from './process.js'
 
@@ -40,7 +41,7 @@ export async function startHaproxy(replicas: string[]): Promise<TestHaproxy> {
   replicas.forEach((address, i) => {
     env[`REPLICA_${i + 1}`] = address
   })
-  const child: Child = spawnChild('haproxy', 'haproxy', ['-db', '-f', haproxyConfig], { env })
+  const child: Child = spawnChild('haproxy', haproxy().path ?? 'haproxy', ['-db', '-f', haproxyConfig], { env })
   const states = async () => {
     const csv = await runtimeCommand(socket, 'show stat')
     const result: Record<string, string> = {}

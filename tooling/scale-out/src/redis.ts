@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { redisServer } from '@weft/tooling/system-programs'
 import { freePort } from '@weft/tooling/test-server'
 import { type Child, spawnChild, waitFor } from './process.js'
 
@@ -38,7 +39,7 @@ export async function startRedis(): Promise<TestRedis> {
   const start = async () => {
     child = spawnChild(
       'redis',
-      'redis-server',
+      redisServer().path ?? 'redis-server',
       ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
       { env: { PATH: process.env.PATH ?? '' } },
     )

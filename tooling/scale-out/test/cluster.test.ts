@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { haproxy, redisServer } from '@weft/tooling/system-programs'
+import { describeNeeding } from '@weft/tooling/tiers'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { type Account, call, signUp } from '../src/client.js'
 import { type Cluster, startCluster } from '../src/cluster.js'
 import { mixedLoad } from '../src/load.js'
@@ -6,7 +8,7 @@ import { sleep } from '../src/process.js'
 import { recordFigures } from '../src/report.js'
 
 // API A as three replicas behind HAProxy: what one replica knows, the others must know too.
-describe('API A behind HAProxy with three replicas', () => {
+describeNeeding([haproxy(), redisServer()], 'API A behind HAProxy with three replicas', () => {
   let cluster: Cluster
   beforeAll(async () => {
     cluster = await startCluster('cluster', { env: { AUTH_RATE_LIMIT: '10000' } })

@@ -1,4 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { haproxy, redisServer } from '@weft/tooling/system-programs'
+import { describeNeeding } from '@weft/tooling/tiers'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { type Answer, call, signUp } from '../src/client.js'
 import { type Cluster, startCluster } from '../src/cluster.js'
 import { mixedLoad } from '../src/load.js'
@@ -20,7 +22,7 @@ async function guessPasswords(base: string, email: string, max: number) {
 }
 
 // Rate limits live in Redis: one budget for the whole cluster, whichever replica answers.
-describe('API A rate limits with three replicas and one Redis', () => {
+describeNeeding([haproxy(), redisServer()], 'API A rate limits with three replicas and one Redis', () => {
   let cluster: Cluster
   beforeAll(async () => {
     cluster = await startCluster('limits', {
