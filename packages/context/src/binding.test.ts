@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { BindError } from '@weft/binding'
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { makeApp } from '../test/app.js'
 import { multipart } from '../test/multipart.js'
+import { tempDir } from '../test/temp-dir.js'
 import { handle, type Storage } from './index.js'
 
 describe('context parsers delegate to @weft/binding', () => {
@@ -172,7 +172,7 @@ describe('multipart forms', () => {
   })
 
   it('saveFile writes the upload to disk', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'weft-upload-'))
+    const dir = tempDir('weft-upload-')
     const app = await makeApp()
     app.post(
       '/',

@@ -1,15 +1,15 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { multipart } from '../test/multipart.js'
+import { tempDir } from '../test/temp-dir.js'
 import { handle, weftContext } from './index.js'
 
 /** A directory holding one file, `name`, whose content is `text`. */
 function dirWith(name: string, text: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'weft-scope-'))
+  const dir = tempDir('weft-scope-')
   writeFileSync(join(dir, name), text)
   return dir
 }

@@ -1,13 +1,13 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { makeApp } from '../test/app.js'
+import { tempDir } from '../test/temp-dir.js'
 import { handle } from './index.js'
 
-const root = mkdtempSync(join(tmpdir(), 'weft-context-'))
-const outside = mkdtempSync(join(tmpdir(), 'weft-outside-'))
+const root = tempDir('weft-context-')
+const outside = tempDir('weft-outside-')
 const text = 'hello file '.repeat(20)
 beforeAll(() => {
   writeFileSync(join(root, 'hello.txt'), text)

@@ -1,12 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fastifyStatic from '@fastify/static'
 import { describe, expect, it } from 'vitest'
 import { handle } from '../../src/index.js'
+import { tempDir } from '../temp-dir.js'
 import { appWith, orders } from './apps.js'
 
-const dir = mkdtempSync(join(tmpdir(), 'weft-static-'))
+const dir = tempDir('weft-static-')
 writeFileSync(join(dir, 'hello.txt'), 'hello file')
 
 describe.each(orders)('@fastify/static (%s)', (order) => {
