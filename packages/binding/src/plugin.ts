@@ -15,7 +15,7 @@ import { InvalidUtf8Error } from './errors.js'
 import { checkJsonDepth } from './json-depth.js'
 import { noteJsonText } from './json-text.js'
 import { deferMultipart } from './multipart.js'
-import { cborTypes, keepRawBodies, msgpackTypes } from './raw-bodies.js'
+import { cborTypes, keepRawBodies, msgpackTypes, xmlTypes } from './raw-bodies.js'
 import { acceptUntypedBodies } from './untyped-body.js'
 import { utf8Text } from './utf8.js'
 
@@ -55,10 +55,10 @@ export type WeftBindingOptions = {
   emptyJsonBody?: 'absent' | 'error'
 }
 
-// Kept as bytes: bind() decodes them with the schema at hand. MessagePack and CBOR bodies are
-// accepted too, so that binding them without their setup plugin says how to enable it instead
-// of Fastify's bare 415.
-const rawTypes = ['application/xml', 'text/xml', /^[a-z]+\/[^;\s]+\+xml(;|$)/i, ...msgpackTypes, ...cborTypes]
+// Kept as bytes: bind() decodes them with the schema at hand, once their plugin (xmlBodies,
+// msgpackBodies, cborBodies) is registered. Accepted without it too, so that binding them says
+// how to enable the format instead of Fastify's bare 415.
+const rawTypes = [...xmlTypes, ...msgpackTypes, ...cborTypes]
 
 async function plugin(fastify: FastifyInstance, options: WeftBindingOptions): Promise<void> {
   const config = ensureConfig(fastify)
