@@ -33,10 +33,38 @@ function filesOf(dir) {
     .map((entry) => join(entry.parentPath, entry.name))
 }
 
-// `.d.cts` next to each `.d.ts`: relative specifiers name the `.cjs` files, whose types they are
+/** Whether package `name` (as installed for this package) is an ES module with no CommonJS entry. */
+function isEsmOnly(name) {
+  for (let dir = process.cwd(); dir !== dirname(dir); dir = dirname(dir)) {
+    const file = join(dir, 'node_modules', name, 'package.json')
+    if (!existsSync(file)) continue
+    const pkg = JSON.parse(readFileSync(file, 'utf8'))
+    return pkg.type === 'module' && !JSON.stringify(pkg.exports ?? {}).includes('"require"')
+  }
+  throw new Error(`${manifest.name}: cannot find ${name} to tell its module format`)
+}
+
+/**
+ * A declaration file as CommonJS: relative specifiers name the `.cjs` files; an ES-module-only
+ * package (typebox) is imported for its types with `resolution-mode: import` (TypeScript >= 5.3),
+ * and a CommonJS `export =` module's default import becomes `import x = require()`.
+ */
+function asCommonJs(text) {
+  return text
+    .replace(/(from |import\()(['"])(\.{1,2}\/[^'"]*)\.js\2/g, '$1$2$3.cjs$2')
+    .replace(/^import (type )?(.+) from '((?:@[^/']+\/)?[^./'][^']*)';$/gm, (line, _type, names, specifier) => {
+      if (specifier.startsWith('node:') || specifier.startsWith('@weft/')) return line
+      const name = specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/')
+      if (isEsmOnly(name)) {
+        return `import type ${names.replace(/\btype /g, '')} from '${specifier}' with { 'resolution-mode': 'import' };`
+      }
+      return /^\w+$/.test(names) ? `import ${names} = require('${specifier}');` : line
+    })
+}
+
+// `.d.cts` next to each `.d.ts`: the same declarations, for the `.cjs` entry points
 for (const file of filesOf(join(out, 'dist')).filter((f) => f.endsWith('.d.ts'))) {
-  const text = readFileSync(file, 'utf8').replace(/(from |import\()(['"])(\.{1,2}\/[^'"]*)\.js\2/g, '$1$2$3.cjs$2')
-  writeFileSync(file.replace(/\.d\.ts$/, '.d.cts'), text)
+  writeFileSync(file.replace(/\.d\.ts$/, '.d.cts'), asCommonJs(readFileSync(file, 'utf8')))
 }
 
 const exports = {}
