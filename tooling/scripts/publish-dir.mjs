@@ -54,7 +54,10 @@ function asCommonJs(text) {
     .replace(/(from |import\()(['"])(\.{1,2}\/[^'"]*)\.js\2/g, '$1$2$3.cjs$2')
     .replace(/^import (type )?(.+) from '((?:@[^/']+\/)?[^./'][^']*)';$/gm, (line, _type, names, specifier) => {
       if (specifier.startsWith('node:') || specifier.startsWith('@weft/')) return line
-      const name = specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/')
+      const name = specifier
+        .split('/')
+        .slice(0, specifier.startsWith('@') ? 2 : 1)
+        .join('/')
       if (isEsmOnly(name)) {
         return `import type ${names.replace(/\btype /g, '')} from '${specifier}' with { 'resolution-mode': 'import' };`
       }
