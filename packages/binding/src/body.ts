@@ -1,6 +1,5 @@
 import { Buffer } from 'node:buffer'
 import { parse as parseQueryString } from 'fast-querystring'
-import { XMLParser } from 'fast-xml-parser'
 import type { FastifyRequest } from 'fastify'
 import type { BinaryDecoder, BindingConfig } from './config.js'
 import type { RawMap } from './decode-map.js'
@@ -8,20 +7,6 @@ import { BindError, BindingSetupError, BindSource, InvalidUtf8Error } from './er
 import { checkJsonDepth } from './json-depth.js'
 import { toRawMap } from './sources.js'
 import { utf8Text } from './utf8.js'
-import { xmlEntityDecoder } from './xml-entities.js'
-
-// Attributes are read as keys (prefix-free, like Go's `xml:"name,attr"`), every value stays a
-// string (binding converts by schema), and no entity is expanded (xml-entities.ts).
-const xmlParser = new XMLParser({
-  entityDecoder: xmlEntityDecoder,
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  parseTagValue: false,
-  parseAttributeValue: false,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  trimValues: true,
-})
 
 /** The body as text, or `undefined` when there is none; bytes that are not UTF-8 are a 400. */
 function text(body: unknown): string | undefined {
@@ -78,8 +63,10 @@ export function urlencodedBody(request: FastifyRequest): RawMap {
   return raw === undefined ? toRawMap(request.body) : (parseQueryString(raw) as RawMap)
 }
 
-/** The XML body's root element, as a tree of strings. */
-export function xmlBody(request: FastifyRequest): unknown {
+/** The XML body's root element, as a tree of strings, parsed by the parser `xmlBodies` installed. */
+export function xmlBody(request: FastifyRequest, config: BindingConfig): unknown {
+  const parse = config.xml
+  if (parse === undefined) throw notEnabled('xml')
   const raw = text(request.body)
   if (raw === undefined) {
     if (request.body === undefined) throw emptyBody('XML')
@@ -88,7 +75,7 @@ export function xmlBody(request: FastifyRequest): unknown {
   if (raw.trim() === '') throw emptyBody('XML')
   let doc: Record<string, unknown>
   try {
-    doc = xmlParser.parse(raw, true) as Record<string, unknown>
+    doc = parse(raw)
   } catch (err) {
     throw new BindError(BindSource.Body, '', err as Error)
   }
@@ -98,20 +85,24 @@ export function xmlBody(request: FastifyRequest): unknown {
 }
 
 const setup = {
+  xml: { name: 'XML', plugin: 'xmlBodies', from: '@weft/binding/xml' },
   msgpack: { name: 'MessagePack', plugin: 'msgpackBodies', from: '@weft/binding/msgpack' },
   cbor: { name: 'CBOR', plugin: 'cborBodies', from: '@weft/binding/cbor' },
+}
+
+/** An explicit `xml()`, `msgPack()` or `cbor()` call on an app without the format's plugin: a setup mistake. */
+function notEnabled(format: keyof typeof setup): BindingSetupError {
+  const { name, plugin, from } = setup[format]
+  return new BindingSetupError(
+    `WEFT_${format.toUpperCase()}_DISABLED`,
+    `${name} bodies are not enabled: register ${plugin} (import { ${plugin} } from '${from}') on the app`,
+  )
 }
 
 /** A MessagePack or CBOR body, decoded by the decoder its setup plugin installed. */
 export function binaryBody(request: FastifyRequest, config: BindingConfig, format: 'msgpack' | 'cbor'): unknown {
   const decode: BinaryDecoder | undefined = config[format]
-  if (decode === undefined) {
-    const { name, plugin, from } = setup[format]
-    throw new BindingSetupError(
-      `WEFT_${format.toUpperCase()}_DISABLED`,
-      `${name} bodies are not enabled: register ${plugin} (import { ${plugin} } from '${from}') on the app`,
-    )
-  }
+  if (decode === undefined) throw notEnabled(format)
   const body = request.body
   if (!Buffer.isBuffer(body)) {
     if (body === undefined) throw emptyBody(setup[format].name)

@@ -80,6 +80,9 @@ export type MultipartLimits = {
 /** A decoder for a binary body format, installed by `@weft/binding/msgpack` or `/cbor`. */
 export type BinaryDecoder = (bytes: Buffer) => unknown
 
+/** Parses an XML document into a tree of strings keyed by element name, installed by `@weft/binding/xml`. */
+export type XmlDecoder = (text: string) => Record<string, unknown>
+
 /**
  * Undoes the Content-Encoding (`coding`, the header as sent) of a body one of the plugin's parsers
  * reads, before it is parsed; rejects with an error that has a `statusCode` (413, 415, 400...).
@@ -96,6 +99,7 @@ export type BindingConfig = {
   zeroEmpty: boolean
   converters: Map<string, (value: string) => unknown>
   aliasTag: string | undefined
+  xml: XmlDecoder | undefined
   msgpack: BinaryDecoder | undefined
   cbor: BinaryDecoder | undefined
   multipartLimits: MultipartLimits
@@ -123,6 +127,7 @@ export function createConfig(): BindingConfig {
     zeroEmpty: false,
     converters: new Map(),
     aliasTag: undefined,
+    xml: undefined,
     msgpack: undefined,
     cbor: undefined,
     multipartLimits: {},

@@ -61,9 +61,10 @@ export const expectedTypes: Record<BodyFormat, string> = {
   cbor: 'application/cbor',
 }
 
-/** The body formats `body()` accepts, for error messages: MessagePack and CBOR once enabled. */
-export function bodyTypes(enabled: { msgpack: unknown; cbor: unknown }): string {
-  const names = ['JSON', 'a form', 'XML']
+/** The body formats `body()` accepts, for error messages: XML, MessagePack and CBOR once enabled. */
+export function bodyTypes(enabled: { xml: unknown; msgpack: unknown; cbor: unknown }): string {
+  const names = ['JSON', 'a form']
+  if (enabled.xml !== undefined) names.push('XML')
   if (enabled.msgpack !== undefined) names.push('MessagePack')
   if (enabled.cbor !== undefined) names.push('CBOR')
   return `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`

@@ -6,14 +6,14 @@ import { InvalidUtf8Error } from './errors.js'
 import { jsonParser } from './json-parser.js'
 import { ownKeptTypes, withoutInheritedDefaults } from './kept-types.js'
 import { deferMultipart } from './multipart.js'
-import { cborTypes, msgpackTypes } from './raw-bodies.js'
+import { cborTypes, msgpackTypes, xmlTypes } from './raw-bodies.js'
 import { hasCatchAll, untypedBody } from './untyped-body.js'
 import { utf8Text } from './utf8.js'
 
-// Kept as bytes: bind() decodes them with the schema at hand. MessagePack and CBOR bodies are
-// accepted too, so that binding them without their setup plugin says how to enable it instead
-// of Fastify's bare 415.
-const rawTypes = ['application/xml', 'text/xml', /^[a-z]+\/[^;\s]+\+xml(;|$)/i, ...msgpackTypes, ...cborTypes]
+// Kept as bytes: bind() decodes them with the schema at hand, once their plugin (xmlBodies,
+// msgpackBodies, cborBodies) is registered. Accepted without it too, so that binding them says
+// how to enable the format instead of Fastify's bare 415.
+const rawTypes = [...xmlTypes, ...msgpackTypes, ...cborTypes]
 const jsonSuffix = /^[a-z]+\/[^;\s]+\+json(;|$)/i
 const form = 'application/x-www-form-urlencoded'
 const multipart = 'multipart/form-data'

@@ -2,6 +2,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { addKeepingParser } from './body-bytes.js'
 import { isKeptType, keptTypesOf } from './kept-types.js'
 
+/** Content types of XML bodies (`+xml` suffixes included). */
+export const xmlTypes: (string | RegExp)[] = ['application/xml', 'text/xml', /^[a-z]+\/[^;\s]+\+xml(;|$)/i]
+
 /** Content types of MessagePack bodies. */
 export const msgpackTypes: (string | RegExp)[] = [
   'application/vnd.msgpack',

@@ -79,16 +79,16 @@ export async function readBody(target: Target, schema: TSchema, step: Step): Pro
   }
   const format = formatOf(mediaType)
   switch (format) {
+    case 'xml':
     case 'msgpack':
     case 'cbor':
       // the client chose a format this app does not decode (its plugin is not registered): a
-      // 415, where an explicit `msgPack()`/`cbor()` call without it is the server's mistake
+      // 415, where an explicit `xml()`/`msgPack()`/`cbor()` call without it is the server's mistake
       if (target.config[format] === undefined) {
         throw new UnsupportedMediaTypeError(mediaType, bodyTypes(target.config))
       }
       return readTree(target, schema, format, step)
     case 'json':
-    case 'xml':
       return readTree(target, schema, format, step)
     case 'form':
     case 'multipart':
@@ -162,7 +162,7 @@ export function readTree(target: Target, schema: TSchema, format: TreeFormat, st
     format === 'json'
       ? jsonBody(request, formatOf(mediaTypeOf(request)) === 'json', true)
       : format === 'xml'
-        ? xmlBody(request)
+        ? xmlBody(request, config)
         : binaryBody(request, config, format)
   return decodeTreeBody(target, schema, format, step, value)
 }

@@ -59,6 +59,42 @@ describe('a body format the app has not enabled', () => {
     expect(res.json().code).toBe('WEFT_MSGPACK_DISABLED')
   })
 
+  it('answers an XML body to body() and all() with a 415 until xmlBodies is registered', async () => {
+    const app = Fastify()
+    await app.register(weftBinding)
+    app.post('/body', (request) => bind(request).body(Point))
+    app.post('/all', (request) => bind(request).all(Point))
+    for (const type of ['application/xml', 'text/xml', 'application/atom+xml']) {
+      for (const url of ['/body', '/all?x=2']) {
+        const res = await app.inject({
+          method: 'POST',
+          url,
+          headers: { 'content-type': type },
+          payload: '<p><x>1</x></p>',
+        })
+        expect(res.statusCode).toBe(415)
+        expect(res.json()).toMatchObject({
+          code: 'WEFT_UNSUPPORTED_MEDIA_TYPE',
+          message: `unsupported Content-Type "${type}"; expected JSON or a form`,
+        })
+      }
+    }
+  })
+
+  it('keeps the 500 with the import to add for an explicit xml() call without xmlBodies', async () => {
+    const app = Fastify()
+    await app.register(weftBinding)
+    app.post('/', (request) => bind(request).xml(Point))
+    const headers = { 'content-type': 'application/xml' }
+    const res = await app.inject({ method: 'POST', url: '/', headers, payload: '<p><x>1</x></p>' })
+    expect(res.statusCode).toBe(500)
+    expect(res.json()).toMatchObject({
+      code: 'WEFT_XML_DISABLED',
+      message:
+        "XML bodies are not enabled: register xmlBodies (import { xmlBodies } from '@weft/binding/xml') on the app",
+    })
+  })
+
   it('answers a multipart body with a 415 when multipart forms are off and a catch-all parser let it through', async () => {
     const app = Fastify()
     await app.register(weftBinding, { multipart: false })

@@ -1,11 +1,12 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import { type WeftBindingOptions, weftBinding } from '../src/index.js'
+import { xmlBodies } from '../src/xml.js'
 
 /** Handler of a test route: returns what the test wants to see in the body. */
 export type TestHandler = (request: FastifyRequest, reply: FastifyReply) => unknown
 
 /**
- * A Fastify app with `weftBinding` and one handler answering on `/` and `/items/:id` for every
+ * A Fastify app with `weftBinding`, XML bodies enabled (`xmlBodies`), and one handler answering on `/` and `/items/:id` for every
  * method; `setup` runs before the routes are added (extra plugins, decoder settings).
  */
 export async function makeApp(
@@ -15,6 +16,7 @@ export async function makeApp(
 ): Promise<FastifyInstance> {
   const app = Fastify()
   await app.register(weftBinding, options)
+  await app.register(xmlBodies)
   await setup?.(app)
   app.all('/', handler)
   app.all('/items/:id', handler)

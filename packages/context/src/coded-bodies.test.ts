@@ -1,5 +1,6 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { weftBinding } from '@weft/binding'
+import { xmlBodies } from '@weft/binding/xml'
 import Fastify from 'fastify'
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
@@ -8,9 +9,10 @@ import { handle, type WeftContextOptions } from './index.js'
 
 const Person = Type.Object({ name: Type.String(), tags: Type.Optional(Type.Array(Type.String())) })
 
-/** A route that binds the body and shows what body() and bodyRaw() return. */
+/** A route that binds the body (XML enabled too) and shows what body() and bodyRaw() return. */
 async function bindRoute(options: WeftContextOptions = {}) {
   const app = await makeApp(options)
+  await app.register(xmlBodies)
   app.post(
     '/',
     handle(async (c) =>

@@ -1,5 +1,5 @@
 import escapeHtml from 'escape-html'
-import { XMLBuilder } from 'fast-xml-parser'
+import XMLBuilder from 'fast-xml-builder'
 import { safeCallback } from './jsonp-callback.js'
 import { checkXmlNames } from './xml-names.js'
 
@@ -21,7 +21,7 @@ export function jsonpCall(json: string, callback: string | undefined): string {
 }
 
 /**
- * XML of a value with fast-xml-parser's builder: a string is sent as is, an object with one key
+ * XML of a value with fast-xml-builder: a string is sent as is, an object with one key
  * names the root element, anything else is wrapped in `<response>`. Keys starting with `@_` are
  * attributes; every key must be an XML Name (400 `WEFT_INVALID_XML_NAME`).
  */
