@@ -4,6 +4,7 @@ import Fastify from 'fastify'
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { bind, weftBinding } from './index.js'
+import { xmlBodies } from './xml.js'
 
 const Person = Type.Object({ name: Type.String(), tags: Type.Array(Type.String()) })
 
@@ -12,6 +13,7 @@ async function appWith(order: 'compress first' | 'binding first') {
   const app = Fastify()
   if (order === 'compress first') await app.register(fastifyCompress)
   await app.register(weftBinding)
+  await app.register(xmlBodies)
   if (order === 'binding first') await app.register(fastifyCompress)
   app.post('/', async (request) => bind(request).body(Person))
   app.post('/raw', { config: {}, decompress: false } as object, async (request) => bind(request).body(Person))

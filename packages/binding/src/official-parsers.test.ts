@@ -5,6 +5,7 @@ import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { multipart } from '../test/helpers.js'
 import { bind, FileField, weftBinding } from './index.js'
+import { xmlBodies } from './xml.js'
 
 const Upload = Type.Object({
   title: Type.String(),
@@ -120,6 +121,7 @@ describe('parsers of a child context', () => {
   it('keep the defaults when they add none of their own', async () => {
     const app = Fastify()
     await app.register(weftBinding)
+    await app.register(xmlBodies)
     app.post('/root', async () => 'root')
     await app.register(async (child) => {
       child.post('/child', async (request) => ({ name: (await bind(request).body(Named)).name, raw: request.body }))
