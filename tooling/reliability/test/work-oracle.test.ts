@@ -50,8 +50,8 @@ const targetOf = (app: FastifyInstance, path: string): FuzzTarget => ({
 
 describe('measuring growth', () => {
   it('gives about 2 for linear work and about 4 for quadratic work, per doubling', async () => {
-    const linear = await measureGrowth([1, 2, 4].map((n) => async () => spin(n * 200)))
-    const quadratic = await measureGrowth([1, 2, 4].map((n) => async () => spin(n * n * 100)))
+    const linear = await measureGrowth([1, 2, 4].map((n) => async () => spin(n * 10_000)))
+    const quadratic = await measureGrowth([1, 2, 4].map((n) => async () => spin(n * n * 5_000)))
     expect(linear.ratio).toBeLessThan(2.5)
     expect(quadratic.ratio).toBeGreaterThan(2.5)
     expect(quadratic.attempts).toBe(3) // a ratio over the limit is measured again before it is believed
