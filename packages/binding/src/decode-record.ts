@@ -1,8 +1,8 @@
 import type { TSchema } from 'typebox'
 import type { BindingConfig } from './config.js'
 import { type Converter, FAIL, scalarConverter } from './convert.js'
-import type { MapOptions, RawMap } from './decode-map.js'
 import { BindError } from './errors.js'
+import type { MapOptions, RawMap } from './map-types.js'
 import { node, type SchemaNode, setProp } from './schema.js'
 
 /**

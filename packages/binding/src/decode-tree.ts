@@ -1,31 +1,16 @@
 import type { TSchema } from 'typebox'
 import type { BindingConfig } from './config.js'
-import { type Converter, FAIL, scalarConverter } from './convert.js'
+import { FAIL, scalarConverter } from './convert.js'
 import { BindError, type BindSource } from './errors.js'
 import { isFileSchema, isObjectSchema, isPlainObject, node, setProp, tagOf } from './schema.js'
 import { type CompiledTree, compileTree } from './tree-compiled.js'
+import type { Check, PropPlan, TreePlan } from './tree-plan.js'
 
 /**
  * How a parsed body's value must look: `typed` bodies (JSON, MessagePack, CBOR) carry their own
  * types, which must match the schema; `text` bodies (XML) carry strings, converted like a query.
  */
 export type TreeMode = 'typed' | 'text'
-
-type Check = (value: unknown) => boolean
-
-export type TreePlan =
-  | { kind: 'object'; props: PropPlan[]; keys: Set<string> }
-  | { kind: 'array'; items: TreePlan | undefined }
-  | { kind: 'scalar'; type: string; check: Check; convert: Converter; expected: string }
-  | { kind: 'any' }
-
-type PropPlan = {
-  prop: string
-  key: string
-  plan: TreePlan
-  hasDefault: boolean
-  defaultValue: unknown
-}
 
 /** How one tree is decoded. */
 export type TreeOptions = {

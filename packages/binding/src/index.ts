@@ -8,11 +8,13 @@ export {
   type MultipartLimits,
   type ParserConfig,
   type ParserType,
-  registerCustomBinder,
   type StructValidator,
   setBodyDecoder,
   setParserDecoder,
 } from './config.js'
+
+export { registerCustomBinder } from './custom-binders.js'
+
 export {
   BadRequestError,
   BindError,

@@ -1,8 +1,9 @@
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { createConfig } from './config.js'
-import { decodeMap, type MapOptions, type RawMap } from './decode-map.js'
+import { decodeMap } from './decode-map.js'
 import { BindError, BindSource } from './errors.js'
+import type { MapOptions, RawMap } from './map-types.js'
 import { planFor } from './plan.js'
 
 const config = createConfig()

@@ -3,8 +3,9 @@ import { parse as parseQueryString } from 'fast-querystring'
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { createConfig } from './config.js'
-import { decodeMap, type MapOptions, type RawMap } from './decode-map.js'
+import { decodeMap } from './decode-map.js'
 import { BindSource } from './errors.js'
+import type { MapOptions, RawMap } from './map-types.js'
 import { type ObjectPlan, planFor } from './plan.js'
 
 const Search = Type.Object({

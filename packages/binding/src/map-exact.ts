@@ -1,4 +1,4 @@
-import type { RawNode } from './decode-map.js'
+import type { RawNode } from './map-types.js'
 import type { FieldPlan, ObjectPlan } from './plan.js'
 import { isStringList } from './sources.js'
 

@@ -7,9 +7,9 @@ import {
   ensureConfig,
   type MultipartLimits,
   type ParserConfig,
-  registerCustomBinder,
   type StructValidator,
 } from './config.js'
+import { registerCustomBinder } from './custom-binders.js'
 import { provideDefaultParsers } from './default-parsers.js'
 import { checkRouteSchemas } from './route-check.js'
 import { type AjvOptions, installRouteSchemas, type RouteSchemasMode } from './route-schemas.js'

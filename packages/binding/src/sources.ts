@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { RawMap } from './decode-map.js'
+import type { RawMap } from './map-types.js'
 
 /**
  * A request map as `decodeMap` reads it. Fastify's own parsers give flat maps of strings and

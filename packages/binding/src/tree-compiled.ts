@@ -1,7 +1,7 @@
 import { FAIL } from './convert.js'
-import type { TreePlan } from './decode-tree.js'
 import { copyDefault } from './plan.js'
 import { setProp } from './schema.js'
+import type { TreePlan } from './tree-plan.js'
 
 /**
  * A typed tree plan compiled to JavaScript: the decoded value, or `FAIL` at the first thing that

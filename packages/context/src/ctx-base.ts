@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { ReceivedBody } from './body.js'
 import { closeLocals } from './locals.js'
 import type { ParsedAccept } from './negotiation/accept-header.js'
 import type { ResolvedOptions } from './options.js'
+import type { ReceivedBody } from './received-body.js'
 import type { RouteEntry } from './routes.js'
 
 /** A function of a `handle()` chain. Its return value is sent as Fastify would send it. */

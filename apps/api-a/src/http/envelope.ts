@@ -1,4 +1,6 @@
-import type { ErrorCode } from './errors.js'
+import type { ErrorCode, FieldError } from './errors.js'
+
+export type { FieldError } from './errors.js'
 
 /**
  * The response contract: every JSON body is an envelope. Success bodies carry `data` (null when there is
@@ -13,13 +15,6 @@ export interface SuccessEnvelope<T> {
   message: string
   data: T
   meta?: Record<string, unknown>
-}
-
-/** One failed rule of a request: `field` is the dotted path in its source (`email`, `items.0.name`). */
-export interface FieldError {
-  field: string
-  rule: string
-  message: string
 }
 
 export interface ErrorEnvelope {

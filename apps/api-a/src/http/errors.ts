@@ -1,4 +1,9 @@
-import type { FieldError } from './envelope.js'
+/** One failed rule of a request: `field` is the dotted path in its source (`email`, `items.0.name`). */
+export interface FieldError {
+  field: string
+  rule: string
+  message: string
+}
 
 /** One row of the error catalogue: the status a code always comes with, and when it is answered. */
 export interface CatalogueEntry {

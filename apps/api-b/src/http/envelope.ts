@@ -1,14 +1,7 @@
 import { type TSchema, Type } from 'typebox'
-import { type ErrorCode, errorCodes } from './errors.js'
+import { type ErrorCode, errorCodes, type FieldError } from './errors.js'
 
-/** One failed rule of a request field, as listed in `errors[]`. */
-export interface FieldError {
-  /** The field, as a dotted path into the body or the path parameter's name (`username`, `id`). */
-  field: string
-  /** The rule that failed: a JSON Schema keyword (`minLength`, `format`, `required`, ...) or `unique`. */
-  rule: string
-  message: string
-}
+export type { FieldError } from './errors.js'
 
 /** Every successful JSON response. */
 export interface SuccessEnvelope<T> {

@@ -1,5 +1,13 @@
 import createError from '@fastify/error'
-import type { FieldError } from './envelope.js'
+
+/** One failed rule of a request field, as listed in `errors[]`. */
+export interface FieldError {
+  /** The field, as a dotted path into the body or the path parameter's name (`username`, `id`). */
+  field: string
+  /** The rule that failed: a JSON Schema keyword (`minLength`, `format`, `required`, ...) or `unique`. */
+  rule: string
+  message: string
+}
 
 /** One row of the error catalogue: the status a code always comes with, and when it is answered. */
 export interface CatalogueEntry {
