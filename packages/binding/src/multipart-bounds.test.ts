@@ -129,6 +129,29 @@ describe('multipart parts the schema does not name are not kept', () => {
     expect(res.json()).toEqual({ title: 'T', kept: { title: 1, junk: 0 }, files: { doc: 1, spare: 0 } })
   })
 
+  it.each([
+    ['a dropped file part', 'spare'],
+    ['a kept file part', 'doc'],
+  ])('answers 400 to a body that ends inside %s, and nothing is thrown outside the request', async (_name, part) => {
+    const Upload = Type.Object({ title: Type.String(), doc: Type.Optional(FileField()) })
+    const app = await makeApp((request) => bind(request).form(Upload))
+    const uncaught: unknown[] = []
+    const onUncaught = (error: unknown) => uncaught.push(error)
+    process.on('uncaughtException', onUncaught)
+    try {
+      const payload =
+        `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nT\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="${part}"; filename="b.bin"\r\n\r\nhalf a fi`
+      const res = await app.inject({ method: 'POST', url: '/', headers, payload })
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      expect(res.statusCode).toBe(400)
+      expect(res.json()).toMatchObject({ code: 'WEFT_MULTIPART_MALFORMED' })
+      expect(uncaught).toEqual([])
+    } finally {
+      process.off('uncaughtException', onUncaught)
+    }
+  })
+
   it('still rejects an unknown field with ignoreUnknownKeys: false', async () => {
     const app = await makeApp((request) => bind(request).form(Title), { parserDecoder: { ignoreUnknownKeys: false } })
     const body = multipart([

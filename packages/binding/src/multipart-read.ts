@@ -91,6 +91,9 @@ export function readMultipart(
       if (keep !== undefined && !keep(name, true)) {
         // listed without files, so that its name can still be checked
         file[name] ??= []
+        // A dropped part still fails when the body ends inside it; with no listener, that error
+        // would be thrown outside the request.
+        stream.on('error', (error: Error) => fail(new MalformedMultipartError(error.message)))
         stream.resume()
         return
       }

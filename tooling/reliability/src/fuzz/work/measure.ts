@@ -56,7 +56,7 @@ const spanRatio = (times: readonly number[]) => {
  * call runs once first (JIT, caches); then the sizes take turns, one call each, and each size's fastest
  * call counts: the fastest call is the work itself, without the collections and preemptions that land on
  * others. Cheap sizes get more calls (`budgetMs` of CPU each, within `minCalls`…`maxCalls`). A ratio over
- * `limit` is measured again, up to `attempts` times in all, and the smallest kept.
+ * `limit` is measured again with more calls, up to `attempts` times in all, and the smallest kept.
  */
 export async function measureGrowth(
   calls: readonly (() => Promise<unknown>)[],
@@ -69,7 +69,10 @@ export async function measureGrowth(
   let best: Growth | undefined
   for (let attempt = 1; attempt <= attempts; attempt++) {
     const fastest = calls.map(() => Number.POSITIVE_INFINITY)
-    for (let turn = 0; turn < turns; turn++) {
+    // A suspect is measured again with more calls per size: the fastest of three calls of a few
+    // milliseconds still carries a collection now and then, the fastest of twenty seldom does.
+    const timedCalls = attempt === 1 ? turns : Math.max(turns * 3 * (attempt - 1), minCalls * 6)
+    for (let turn = 0; turn < timedCalls; turn++) {
       for (let step = 0; step < calls.length; step++) {
         // Each turn starts at another size, so a slow spell of the machine does not always hit the same one.
         const i = (step + turn) % calls.length
