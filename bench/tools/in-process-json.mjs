@@ -217,6 +217,11 @@ const variants = {
     await app.register(weftBinding)
     app.post('/items', async (request, reply) => reply.code(201).send(await Promise.resolve(request.body)))
   },
+  // The same route schema, validated and bound by Weft in Fastify's validation phase instead of Ajv.
+  'weft route schema (routeSchemas: all)': async (app) => {
+    await app.register(weftBinding, { routeSchemas: 'all' })
+    app.post('/items', { schema: { body: Item } }, async (request, reply) => reply.code(201).send(request.body))
+  },
   'weftBinding + Check + await': async (app) => {
     await app.register(weftBinding)
     const checker = Compile(Item)

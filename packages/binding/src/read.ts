@@ -70,8 +70,12 @@ export function readRespHeader(target: Target, schema: TSchema, step: Step): Rec
   return readMap(target, schema, 'respHeader', step, respHeaderMap(target.reply), BindSource.RespHeader)
 }
 
-/** The body by Content-Type: custom binders first, then the built-in formats. */
-export async function readBody(target: Target, schema: TSchema, step: Step): Promise<unknown> {
+/**
+ * The body by Content-Type: custom binders first, then the built-in formats. Not `async`: a JSON,
+ * XML, MessagePack or CBOR body is bound at once, so a route schema validated through Weft stays
+ * on Fastify's synchronous validation path; forms and custom binders return a promise.
+ */
+export function readBody(target: Target, schema: TSchema, step: Step): unknown {
   const mediaType = mediaTypeOf(target.request)
   for (const binder of target.config.customBinders.values()) {
     if (binder.mimeTypes.some((type) => type.toLowerCase() === mediaType)) {
