@@ -1,19 +1,42 @@
 import { bind } from '@weft/binding'
-import type { FastifyRequest } from 'fastify'
-import type { Static, TSchema } from 'typebox'
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import { IdParams } from '../schemas/common.js'
-
-/**
- * The JSON body, bound and checked against its schema by @weft/binding (a `ValidationError` →
- * 400 VALIDATION_FAILED, a `BindError` → 400 BAD_REQUEST). A request with no content at all (no body, or an
- * empty one sent as JSON) binds as `{}`, so the answer names the fields it lacks; content that is not
- * `application/json` is a 415.
- */
-export function readBody<S extends TSchema>(request: FastifyRequest, schema: S): Promise<Static<S>> {
-  return bind(request).json(schema, { requireContentType: request.body !== undefined })
-}
+import { ApiError, messages } from './errors.js'
 
 /** The `:id` path parameter: a positive 32-bit integer (anything else → 400 INVALID_ID). */
 export async function readId(request: FastifyRequest): Promise<number> {
   return (await bind(request).uri(IdParams)).id
+}
+
+/** `application/json` and the `+json` types (`application/merge-patch+json`), parameters aside. */
+function isJson(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false
+  const type = contentType.split(';', 1)[0]?.trim().toLowerCase() ?? ''
+  return type === 'application/json' || type.endsWith('+json')
+}
+
+/**
+ * A route's body is JSON: content of another type is a 415, and a request with no content at all (no body, or
+ * an empty one sent as JSON) is `{}`, so that the route schema's validation names the fields it lacks.
+ */
+function jsonBody(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  const json = isJson(request.headers['content-type'])
+  if (request.body === undefined) {
+    if (json) request.body = {}
+    done()
+  } else {
+    done(json ? undefined : new ApiError('UNSUPPORTED_MEDIA_TYPE', messages.notJsonMediaType))
+  }
+}
+
+/**
+ * Every route with a body schema takes JSON only: its last `preValidation` hook (after the route's own, such as
+ * the ownership check) refuses other content before Fastify validates the body against the schema.
+ */
+export function installJsonBodies(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    if (route.schema?.body === undefined) return
+    const own = route.preValidation
+    route.preValidation = own === undefined ? [jsonBody] : [...(Array.isArray(own) ? own : [own]), jsonBody]
+  })
 }
