@@ -1,4 +1,4 @@
-import type { WeftTypeProvider } from '@weft/binding'
+import { bind, type WeftTypeProvider } from '@weft/binding'
 import { eq, sql } from 'drizzle-orm'
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest, RawServerDefault } from 'fastify'
 import { Type } from 'typebox'
@@ -11,7 +11,6 @@ import { users } from '../db/schema.js'
 import { noStore } from '../http/cache.js'
 import { success } from '../http/envelope.js'
 import { forbidden, messages, notFound, validationFailed } from '../http/errors.js'
-import { readId } from '../http/input.js'
 import { IdParams, SuccessEnvelopeSchema } from '../schemas/common.js'
 import { bodyErrors, idErrors, responses, serverErrors, tokenErrors } from '../schemas/responses.js'
 import { DeleteUserBody, UpdateUserBody } from '../schemas/users.js'
@@ -27,7 +26,8 @@ const accountErrors = [...tokenErrors, ...idErrors, 'FORBIDDEN', ...serverErrors
  * FORBIDDEN), whatever the body holds, so it runs before the route schema's validation.
  */
 async function ownAccount(request: FastifyRequest): Promise<void> {
-  if ((await readId(request)) !== requirePrincipal(request).userId) throw forbidden(messages.ownAccountOnly)
+  const { id } = await bind(request).uri(IdParams)
+  if (id !== requirePrincipal(request).userId) throw forbidden(messages.ownAccountOnly)
 }
 
 /**

@@ -1,19 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import { ApiErrors } from './errors.js'
 
-/** `application/json` and the `+json` types (`application/merge-patch+json`), parameters aside. */
-function isJson(contentType: string | undefined): boolean {
-  if (contentType === undefined) return false
-  const type = contentType.split(';', 1)[0]?.trim().toLowerCase() ?? ''
-  return type === 'application/json' || type.endsWith('+json')
-}
+/** `application/json` and the `+json` types (`application/merge-patch+json`), with or without parameters. */
+const jsonType = /^\s*(?:application\/json|[a-z]+\/[^;\s]+\+json)\s*(?:;|$)/i
 
 /**
  * A route's body is JSON: content of another type is a 415, and a request with no content at all (no body, or
  * an empty one sent as JSON) is `{}`, so that the route schema's validation names the fields it lacks.
  */
 function jsonBody(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
-  const json = isJson(request.headers['content-type'])
+  const json = jsonType.test(request.headers['content-type'] ?? '')
   if (request.body === undefined) {
     if (json) request.body = {}
     done()
