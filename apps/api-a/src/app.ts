@@ -11,6 +11,7 @@ import { installDocs } from './http/docs.js'
 import { frameworkErrors, installErrorHandling } from './http/error-handler.js'
 import { installHandlerTimeout } from './http/handler-timeout.js'
 import { closeSilentConnections } from './http/idle-connections.js'
+import { installJsonBodies } from './http/json-body.js'
 import { redactedPaths } from './http/logging.js'
 import { installNotFound } from './http/not-found.js'
 import { installSecurity } from './http/security.js'
@@ -89,12 +90,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler: clientErrorHandler(requestTimeout),
   })
   closeSilentConnections(app.server, settings.idleConnectionTimeoutMs ?? DEFAULT_IDLE_CONNECTION_TIMEOUT_MS)
-  // Bodies, ids and queries are read (and checked) in the handlers: the route schemas document them.
-  app.setValidatorCompiler(() => () => true)
-  // Unknown body fields are errors (400), not silently dropped: PATCH accepts only what it lists.
-  await app.register(weftBinding, { multipart: false, parserDecoder: { ignoreUnknownKeys: false } })
-  // JSON only: text and multipart bodies are answered 415 by Fastify, forms and XML by the route's
-  // `bind().json()`. JSON is read by @weft/binding's parser: an empty body is no body, bytes that are not UTF-8
+  // Each route's schema is validated and bound by @weft/binding in Fastify's validation phase (every failure is
+  // one of its errors, never FST_ERR_VALIDATION), and documents the route. Unknown body fields are errors (400),
+  // not silently dropped: PATCH accepts only what it lists.
+  await app.register(weftBinding, {
+    multipart: false,
+    parserDecoder: { ignoreUnknownKeys: false },
+    routeSchemas: 'all',
+  })
+  // JSON only: text and multipart bodies are answered 415 by Fastify, forms and XML by `installJsonBodies`.
+  // JSON is read by @weft/binding's parser: an empty body is no body, bytes that are not UTF-8
   // are a 400, and a coded (gzipped) body a 415 that asks for it uncompressed. Unlike API B, no `weftContext`:
   // the routes' `handle()` chains need none, and its hook costs the product list about 4 % (bench (c)).
   // (With it, coded bodies would be decoded, as API B does.)
@@ -104,6 +109,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installNotFound(app, routerOptions)
   installHandlerTimeout(app, settings.handlerTimeoutMs)
   installTextGuard(app)
+  installJsonBodies(app)
   app.decorate('draining', false)
   const shared = sharedLimits(app, settings)
   await installSecurity(app, shared?.rateLimitStore)

@@ -14,6 +14,7 @@ import { frameworkErrors, installErrorHandling } from './http/error-handler.js'
 import { messages, rateLimited } from './http/errors.js'
 import { installHandlerTimeout } from './http/handler-timeout.js'
 import { closeSilentConnections } from './http/idle-connections.js'
+import { installJsonBodies } from './http/json-body.js'
 import { loggerOptions } from './http/logging.js'
 import { installNotFound } from './http/not-found.js'
 import { registerOpenApi } from './http/openapi.js'
@@ -62,16 +63,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Before any route: it records their methods.
   installNotFound(app, routerOptions)
 
-  // Request bodies and path params are parsed and validated once, in the handlers, by @weft/binding
-  // (`c.bind().json(Schema)`, `c.bind().uri(Schema)`); the route schemas only describe them for the
-  // OpenAPI document and serialize responses, so Fastify's own validation is switched off.
-  app.setValidatorCompiler(() => () => true)
-  // Unknown body fields are errors (400), not silently dropped: PATCH accepts only what it lists.
-  await app.register(weftBinding, { multipart: false, parserDecoder: { ignoreUnknownKeys: false } })
+  // Each route's schema (body, path params) is validated and bound by @weft/binding in Fastify's validation
+  // phase (every failure is one of its errors, never FST_ERR_VALIDATION), and documents the route. Unknown body
+  // fields are errors (400), not silently dropped: PATCH accepts only what it lists.
+  await app.register(weftBinding, {
+    multipart: false,
+    parserDecoder: { ignoreUnknownKeys: false },
+    routeSchemas: 'all',
+  })
   await app.register(weftContext)
-  // JSON only: text and multipart bodies are answered 415 by Fastify, forms and XML by the route's
-  // `bind().json()`. JSON is read by @weft/binding's parser: an empty body is no body, bytes that are not UTF-8
-  // are a 400, a gzipped body is decoded first.
+  // JSON only: text and multipart bodies are answered 415 by Fastify, forms and XML by `installJsonBodies`.
+  // JSON is read by @weft/binding's parser: an empty body is no body, bytes that are not UTF-8 are a 400, a
+  // gzipped body is decoded first.
   app.removeContentTypeParser('text/plain')
 
   await app.register(helmet, helmetOptions)
@@ -89,6 +92,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installErrorHandling(app)
   installHandlerTimeout(app, settings.handlerTimeoutMs)
   installTextGuard(app)
+  installJsonBodies(app)
 
   const repository = usersRepository(options.database.db)
   const hasher = createPasswordHasher(

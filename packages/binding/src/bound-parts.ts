@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { TSchema } from 'typebox'
 import { BindSource } from './errors.js'
 
@@ -8,6 +8,25 @@ import { BindSource } from './errors.js'
 // Noted once per route at boot: marking each bound value (a WeakMap entry per request) cost more
 // than Ajv's whole validation of the same query.
 const routeSchemas = new WeakSet<TSchema>()
+
+// The parts of a request its route's validation has bound so far, one bit each: a hook that runs
+// before Fastify's validation phase (`onRequest`, `preValidation`) still sees the raw part, which
+// `bind()` must read, not return. A request decorator, so that every request has the same shape.
+const kBoundParts = Symbol('weft.binding.boundParts')
+const partBits: Record<string, number> = { querystring: 1, params: 2, body: 4, headers: 8 }
+
+type PartsCarrier = FastifyRequest & { [kBoundParts]?: number }
+
+/** Declares the request decorator of the bound parts. */
+export function decorateBoundParts(fastify: FastifyInstance): void {
+  if (!fastify.hasRequestDecorator(kBoundParts)) fastify.decorateRequest(kBoundParts, 0)
+}
+
+/** Notes that the route's validation bound `part` of `request` (Fastify puts it in place next). */
+export function markBound(request: FastifyRequest, part: string): void {
+  const carrier = request as PartsCarrier
+  carrier[kBoundParts] = (carrier[kBoundParts] ?? 0) | (partBits[part] ?? 0)
+}
 
 /** Notes that `schema` is validated and bound by Weft as a route schema part. */
 export function noteRouteSchema(schema: TSchema): void {
@@ -22,12 +41,13 @@ const partOf: Record<string, { part: 'querystring' | 'params' | 'body'; property
 
 /**
  * The request part `source` reads when the route's own schema already bound it with `schema`
- * (validation passed); `undefined` otherwise.
+ * (validation passed); `undefined` otherwise, and in a hook that runs before the validation.
  */
 export function boundPart(request: FastifyRequest, source: string, schema: TSchema): unknown {
   if (!routeSchemas.has(schema)) return undefined
   const where = partOf[source]
   if (where === undefined || request.validationError !== undefined) return undefined
+  if ((((request as PartsCarrier)[kBoundParts] ?? 0) & (partBits[where.part] ?? 0)) === 0) return undefined
   const routeSchema = request.routeOptions.schema as Record<string, unknown> | undefined
   return routeSchema?.[where.part] === schema ? request[where.property] : undefined
 }

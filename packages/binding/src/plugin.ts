@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import { decorateBodyBytes } from './body-bytes.js'
+import { decorateBoundParts } from './bound-parts.js'
 import {
   applyParserConfig,
   type CustomBinder,
@@ -80,6 +81,7 @@ async function plugin(fastify: FastifyInstance, options: WeftBindingOptions): Pr
     installRouteSchemas(fastify, options.routeSchemas === 'all' ? 'all' : 'tagged', options.ajv)
   }
   decorateBodyBytes(fastify)
+  decorateBoundParts(fastify)
   provideDefaultParsers(fastify)
 }
 

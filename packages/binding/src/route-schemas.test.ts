@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { multipart } from '../test/helpers.js'
@@ -162,6 +162,30 @@ describe('route schemas with Weft tags', () => {
     }))
     const res = await fastify.inject({ method: 'POST', url: '/both?dry_run=true&limit=7', payload: { Title: 'x' } })
     expect(res.json()).toEqual({ query: { dryRun: true, colors: [], limit: 7 }, body: { title: 'x' } })
+  })
+
+  it('bind() of the route schema in a hook before the validation reads the request (not yet bound)', async () => {
+    const fastify = await app()
+    const Params = Type.Object({ id: Type.Integer({ uri: 'shop_id', minimum: 1 }) })
+    const Body = Type.Object({ title: Type.String({ json: 'Title' }) })
+    const seen: Record<string, unknown> = {}
+    const onRequest = async (request: FastifyRequest) => {
+      seen.onRequest = [await bind(request).uri(Params), await bind(request).query(Search)]
+    }
+    const preValidation = async (request: FastifyRequest) => {
+      seen.preValidation = [await bind(request).uri(Params), await bind(request).json(Body)]
+    }
+    fastify.post(
+      '/shops/:shop_id',
+      { schema: { params: Params, querystring: Search, body: Body }, onRequest, preValidation },
+      async (request) => ({ params: request.params, body: request.body }),
+    )
+    const res = await fastify.inject({ method: 'POST', url: '/shops/7?dry_run=true', payload: { Title: 'x' } })
+    expect(res.json()).toEqual({ params: { id: 7 }, body: { title: 'x' } })
+    expect(seen).toEqual({
+      onRequest: [{ id: 7 }, { dryRun: true, colors: [], limit: 20 }],
+      preValidation: [{ id: 7 }, { title: 'x' }],
+    })
   })
 })
 

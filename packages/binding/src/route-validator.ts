@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import type { TSchema } from 'typebox'
-import { noteRouteSchema } from './bound-parts.js'
+import { markBound, noteRouteSchema } from './bound-parts.js'
 import { checkBound } from './check.js'
 import { type BindingConfig, configOf } from './config.js'
 import { isRecordSchema } from './decode-record.js'
@@ -69,12 +69,16 @@ export function weftPartValidator(
       const out = read(target, schema, step)
       if (!isThenable(out)) {
         const checked = checkBound(config, out, schema, source)
-        if (!isThenable(checked)) return { value: checked }
-        return settle(checked, request, property)
+        if (!isThenable(checked)) {
+          markBound(request, part)
+          return { value: checked }
+        }
+        return settle(checked, request, part, property)
       }
       return settle(
         out.then((value) => checkBound(config, value, schema, source)),
         request,
+        part,
         property,
       )
     } catch (error) {
@@ -88,9 +92,15 @@ export function weftPartValidator(
  * An asynchronous result (a multipart body, an async struct validator): Fastify reads only pass or
  * fail from it, so the bound value is put on the request here. A rejection is the validation error.
  */
-async function settle(result: PromiseLike<unknown>, request: FastifyRequest, property: string): Promise<boolean> {
+async function settle(
+  result: PromiseLike<unknown>,
+  request: FastifyRequest,
+  part: RoutePart,
+  property: string,
+): Promise<boolean> {
   const value = await result
   ;(request as unknown as Record<string, unknown>)[property] = value
+  markBound(request, part)
   return true
 }
 

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
+import { weftSwaggerTransform } from '@weft/binding'
 import type { FastifyInstance } from 'fastify'
 import { headerComponents, referenceHeaders } from '../schemas/headers.js'
 
@@ -58,6 +59,8 @@ export async function installDocs(app: FastifyInstance): Promise<void> {
         headers: headerComponents(),
       },
     },
+    // Route schemas as clients send them: wire names, no @weft/binding keywords.
+    transform: weftSwaggerTransform,
     transformObject: (document) => referenceHeaders('openapiObject' in document ? document.openapiObject : {}),
   })
   await app.register(swaggerUi, {

@@ -1,5 +1,6 @@
+import type { WeftTypeProvider } from '@weft/binding'
 import { eq } from 'drizzle-orm'
-import type { FastifyPluginAsync } from 'fastify'
+import type { FastifyPluginAsync, RawServerDefault } from 'fastify'
 import { Type } from 'typebox'
 import { attemptKeys } from '../auth/attempts.js'
 import { assertPasswordBytes, normalizeEmail } from '../auth/normalize.js'
@@ -9,7 +10,6 @@ import { users } from '../db/schema.js'
 import { noStore } from '../http/cache.js'
 import { success } from '../http/envelope.js'
 import { invalidCredentials } from '../http/errors.js'
-import { readBody } from '../http/input.js'
 import { SuccessEnvelopeSchema } from '../schemas/common.js'
 import { bodyErrors, responses, serverErrors, tokenErrors } from '../schemas/responses.js'
 import { LoginBody, RefreshBody, RegisterBody } from '../schemas/users.js'
@@ -26,7 +26,10 @@ const UserEnvelope = SuccessEnvelopeSchema(Type.Ref('User'))
 const TokenPairEnvelope = SuccessEnvelopeSchema(Type.Ref('TokenPair'))
 
 /** `/api/auth/*`: register, login, logout, refresh-token. */
-export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { db, rateLimit }) => {
+export const authRoutes: FastifyPluginAsync<AuthRoutesOptions, RawServerDefault, WeftTypeProvider> = async (
+  app,
+  { db, rateLimit },
+) => {
   // Tokens and account data must not be stored by any cache (RFC 6749 §5.1, RFC 9111): every answer here.
   app.addHook('onRequest', noStore)
   const limited = { rateLimit: { ...rateLimit, keyGenerator: (request: { ip: string }) => request.ip } }
@@ -55,7 +58,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { d
       },
     },
     async (request, reply) => {
-      const body = await readBody(request, RegisterBody)
+      const { body } = request
       assertPasswordBytes(body.password)
       const passwordHash = await app.passwords.hash(body.password)
       // The unique indexes decide duplicates (23505 → 409): no check-then-insert race.
@@ -87,7 +90,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { d
       },
     },
     async (request) => {
-      const body = await readBody(request, LoginBody)
+      const { body } = request
       const [user] = await db
         .select({ id: users.id, passwordHash: users.passwordHash })
         .from(users)
@@ -146,8 +149,8 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, { d
       },
     },
     async (request) => {
-      const body = await readBody(request, RefreshBody)
-      return success('token refreshed', await app.sessions.rotate(body.refresh_token, app.presenter(request)))
+      const { refresh_token } = request.body
+      return success('token refreshed', await app.sessions.rotate(refresh_token, app.presenter(request)))
     },
   )
 }

@@ -1,3 +1,4 @@
+import { routeRequest } from '@weft/binding'
 import { handle } from '@weft/context'
 import { and, eq } from 'drizzle-orm'
 import type { FastifyPluginAsync } from 'fastify'
@@ -21,6 +22,11 @@ export interface ProductRoutesOptions {
 }
 
 const secured = [{ bearerAuth: [] }]
+/** The bound parts of the routes' schemas, for `routeRequest()` in the handlers. */
+const byId = { params: IdParams }
+const created = { body: CreateProductBody }
+/** A schema Fastify does not check: the route's hooks read that part. */
+const documentedOnly = () => () => true
 const ProductEnvelope = SuccessEnvelopeSchema(Type.Ref('Product'))
 const ProductListEnvelope = SuccessEnvelopeSchema(
   Type.Array(Type.Ref('Product')),
@@ -28,8 +34,8 @@ const ProductListEnvelope = SuccessEnvelopeSchema(
 )
 
 /**
- * `/api/products`: public list and read; create and delete with a token (owner only). The handlers are
- * @weft/context chains: `c.bind()` reads the body and id, `c.status()`/`c.location()` shape the reply.
+ * `/api/products`: public list and read; create and delete with a token (owner only). The route schemas bind
+ * the body and id before the handlers, @weft/context chains: `c.status()`/`c.location()` shape the reply.
  */
 export const productRoutes: FastifyPluginAsync<ProductRoutesOptions> = async (app, { db, cursorSecrets }) => {
   const list = listProducts(db, cursorSecrets)
@@ -39,6 +45,8 @@ export const productRoutes: FastifyPluginAsync<ProductRoutesOptions> = async (ap
     {
       // Values that are not integers are refused before the pagination hook, which clamps the integers.
       onRequest: [integerQuery(['page', 'limit', 'offset']), list.hook],
+      // Those hooks read the query (a second reader could only disagree with them): its schema documents it.
+      validatorCompiler: documentedOnly,
       schema: {
         operationId: 'listProducts',
         tags: ['products'],
@@ -75,7 +83,7 @@ export const productRoutes: FastifyPluginAsync<ProductRoutesOptions> = async (ap
       },
     },
     handle(async (c) => {
-      const { id } = await c.bind().uri(IdParams)
+      const { id } = routeRequest(byId, c).params
       const [row] = await db.select().from(products).where(eq(products.id, id))
       if (!row) throw notFound(`product ${id} not found`)
       return success('product found', publicProduct(row))
@@ -105,7 +113,7 @@ export const productRoutes: FastifyPluginAsync<ProductRoutesOptions> = async (ap
       },
     },
     handle(async (c) => {
-      const body = await c.bind().json(CreateProductBody)
+      const { body } = routeRequest(created, c)
       const [row] = await db
         .insert(products)
         .values({
@@ -138,7 +146,7 @@ export const productRoutes: FastifyPluginAsync<ProductRoutesOptions> = async (ap
       },
     },
     handle(async (c) => {
-      const { id } = await c.bind().uri(IdParams)
+      const { id } = routeRequest(byId, c).params
       const owner = requirePrincipal(c.request()).userId
       const deleted = await db
         .delete(products)

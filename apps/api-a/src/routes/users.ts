@@ -1,5 +1,6 @@
+import { bind, type WeftTypeProvider } from '@weft/binding'
 import { eq, sql } from 'drizzle-orm'
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest, RawServerDefault } from 'fastify'
 import { Type } from 'typebox'
 import { accountChangeLimit } from '../auth/account-changes.js'
 import { attemptKeys } from '../auth/attempts.js'
@@ -10,7 +11,6 @@ import { users } from '../db/schema.js'
 import { noStore } from '../http/cache.js'
 import { success } from '../http/envelope.js'
 import { forbidden, messages, notFound, validationFailed } from '../http/errors.js'
-import { readBody, readId } from '../http/input.js'
 import { IdParams, SuccessEnvelopeSchema } from '../schemas/common.js'
 import { bodyErrors, idErrors, responses, serverErrors, tokenErrors } from '../schemas/responses.js'
 import { DeleteUserBody, UpdateUserBody } from '../schemas/users.js'
@@ -21,11 +21,13 @@ const UserEnvelope = SuccessEnvelopeSchema(Type.Ref('User'))
 /** What every `/api/users/{id}` operation may answer besides its own. */
 const accountErrors = [...tokenErrors, ...idErrors, 'FORBIDDEN', ...serverErrors] as const
 
-/** The `:id` of a request for an account, which must be the caller's own. */
-async function ownId(request: FastifyRequest): Promise<number> {
-  const id = await readId(request)
+/**
+ * The `preValidation` hook of `/api/users/:id`: the id must be the caller's own account (400 INVALID_ID, 403
+ * FORBIDDEN), whatever the body holds, so it runs before the route schema's validation.
+ */
+async function ownAccount(request: FastifyRequest): Promise<void> {
+  const { id } = await bind(request).uri(IdParams)
   if (id !== requirePrincipal(request).userId) throw forbidden(messages.ownAccountOnly)
-  return id
 }
 
 /**
@@ -63,7 +65,10 @@ export interface UserRoutesOptions {
 const countedStatuses = [200, 409, 429]
 
 /** `/api/users/:id`: read, update and delete one's own account. */
-export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (app, { db, rateLimit }) => {
+export const userRoutes: FastifyPluginAsync<UserRoutesOptions, RawServerDefault, WeftTypeProvider> = async (
+  app,
+  { db, rateLimit },
+) => {
   const changes = accountChangeLimit(app, rateLimit)
   // Tokens and account data must not be stored by any cache (RFC 6749 §5.1, RFC 9111): every answer here.
   app.addHook('onRequest', noStore)
@@ -84,6 +89,7 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (app, { d
     '/api/users/:id',
     {
       onRequest: app.authenticate,
+      preValidation: ownAccount,
       schema: {
         operationId: 'getUser',
         tags: ['users'],
@@ -93,13 +99,14 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (app, { d
         response: responses({ 200: { description: 'your account', body: UserEnvelope } }, accountErrors),
       },
     },
-    async (request) => success('user found', publicUser(await loadUser(await ownId(request)))),
+    async (request) => success('user found', publicUser(await loadUser(request.params.id))),
   )
 
   app.patch(
     '/api/users/:id',
     {
       onRequest: app.authenticate,
+      preValidation: ownAccount,
       schema: {
         operationId: 'updateUser',
         tags: ['users'],
@@ -121,8 +128,8 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (app, { d
       },
     },
     async (request, reply) => {
-      const id = await ownId(request)
-      const body = await readBody(request, UpdateUserBody)
+      const { body } = request
+      const { id } = request.params
       const current = await loadUser(id)
       const update: Partial<typeof users.$inferInsert> = {}
       if (body.username !== undefined) update.username = body.username
@@ -158,6 +165,7 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (app, { d
     '/api/users/:id',
     {
       onRequest: app.authenticate,
+      preValidation: ownAccount,
       schema: {
         operationId: 'deleteUser',
         tags: ['users'],
@@ -172,9 +180,8 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (app, { d
       },
     },
     async (request) => {
-      const id = await ownId(request)
-      const body = await readBody(request, DeleteUserBody)
-      await proveCurrentPassword(app, request, await loadUser(id), body.current_password, 'delete the account')
+      const { id } = request.params
+      await proveCurrentPassword(app, request, await loadUser(id), request.body.current_password, 'delete the account')
       const deleted = await db.delete(users).where(eq(users.id, id)).returning({ id: users.id })
       if (deleted.length === 0) throw notFound(`user ${id} not found`)
       return success('user deleted', null)

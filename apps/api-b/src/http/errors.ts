@@ -129,6 +129,8 @@ export const ApiErrors = {
   Forbidden: define('FORBIDDEN', messages.ownAccountOnly),
   /** 404: no such resource. */
   NotFound: define('NOT_FOUND'),
+  /** 415: a body that is not JSON. */
+  UnsupportedMediaType: define('UNSUPPORTED_MEDIA_TYPE', messages.notJsonMediaType),
   /** 429: too many attempts; `retryAfter` seconds go out as `Retry-After`. */
   RateLimited: define('RATE_LIMITED'),
   /** 503: the database cannot be reached; clients retry after `retryAfter` seconds. */

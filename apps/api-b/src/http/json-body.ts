@@ -1,14 +1,31 @@
-import type { Ctx } from '@weft/context'
-import type { Static, TSchema } from 'typebox'
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
+import { ApiErrors } from './errors.js'
+
+/** `application/json` and the `+json` types (`application/merge-patch+json`), with or without parameters. */
+const jsonType = /^\s*(?:application\/json|[a-z]+\/[^;\s]+\+json)\s*(?:;|$)/i
 
 /**
- * The JSON body, bound and checked against `schema` by @weft/binding. A request with no content at all (no
- * body, or an empty one sent as JSON) binds as `{}`, so the answer names the fields it lacks (400
- * VALIDATION_FAILED); content that is not `application/json` is a 415.
- *
- * @example
- * const { current_password } = await jsonBody(c, DeleteUserBody)
+ * A route's body is JSON: content of another type is a 415, and a request with no content at all (no body, or
+ * an empty one sent as JSON) is `{}`, so that the route schema's validation names the fields it lacks.
  */
-export function jsonBody<S extends TSchema>(c: Ctx, schema: S): Promise<Static<S>> {
-  return c.bind().json(schema, { requireContentType: c.request().body !== undefined })
+function jsonBody(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  const json = jsonType.test(request.headers['content-type'] ?? '')
+  if (request.body === undefined) {
+    if (json) request.body = {}
+    done()
+  } else {
+    done(json ? undefined : new ApiErrors.UnsupportedMediaType())
+  }
+}
+
+/**
+ * Every route with a body schema takes JSON only: its last `preValidation` hook (after the route's own, such as
+ * the ownership check) refuses other content before Fastify validates the body against the schema.
+ */
+export function installJsonBodies(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    if (route.schema?.body === undefined) return
+    const own = route.preValidation
+    route.preValidation = own === undefined ? [jsonBody] : [...(Array.isArray(own) ? own : [own]), jsonBody]
+  })
 }

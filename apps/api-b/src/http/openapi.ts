@@ -1,4 +1,5 @@
 import swagger from '@fastify/swagger'
+import { weftSwaggerTransform } from '@weft/binding'
 import type { FastifyInstance } from 'fastify'
 import { AccessToken, PublicUser } from '../users/schemas.js'
 import { registerDocsUi } from './docs-ui.js'
@@ -41,6 +42,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         headers: headerComponents(),
       },
     },
+    // Route schemas as clients send them: wire names, no @weft/binding keywords.
+    transform: weftSwaggerTransform,
     transformObject: (document) => referenceHeaders('openapiObject' in document ? document.openapiObject : {}),
   })
   await registerDocsUi(app)

@@ -1,3 +1,4 @@
+import { routeRequest } from '@weft/binding'
 import { handle } from '@weft/context'
 import type { FastifyPluginAsync } from 'fastify'
 import { Type } from 'typebox'
@@ -7,7 +8,6 @@ import { issueAccessToken } from '../auth/tokens.js'
 import { noStore } from '../http/cache.js'
 import { SuccessEnvelopeSchema, success } from '../http/envelope.js'
 import { ApiErrors } from '../http/errors.js'
-import { jsonBody } from '../http/json-body.js'
 import { bodyErrors, responses, serverErrors } from '../http/responses.js'
 import type { UsersRepository } from '../users/repository.js'
 import { LoginBody } from '../users/schemas.js'
@@ -21,6 +21,9 @@ export interface AuthRoutesOptions {
   /** Login attempts one IP may make per window. */
   rateLimit: { max: number; timeWindow: number }
 }
+
+/** The bound body of the login route, for `routeRequest()`. */
+const login = { body: LoginBody }
 
 /** `POST /api/auth/login`: username + password → a bearer token. */
 export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, options) => {
@@ -48,7 +51,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesOptions> = async (app, opt
       },
     },
     handle(async (c) => {
-      const { username, password } = await jsonBody(c, LoginBody)
+      const { username, password } = routeRequest(login, c).body
       const user = await repository.findByUsername(username)
       // Counted before any scrypt work, against the address and the account (the name, when unknown).
       attempts.consume(attemptKeys(c.request().ip, user ? String(user.id) : `name:${username.toLowerCase()}`))

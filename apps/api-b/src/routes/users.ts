@@ -1,5 +1,6 @@
-import { type Ctx, handle } from '@weft/context'
-import type { FastifyPluginAsync } from 'fastify'
+import { routeRequest } from '@weft/binding'
+import { type Ctx, ctx, handle } from '@weft/context'
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { accountChangeLimit } from '../auth/account-changes.js'
 import { attemptKeys, type PasswordAttempts } from '../auth/attempts.js'
@@ -9,7 +10,6 @@ import type { UserRow } from '../db/schema.js'
 import { noStore } from '../http/cache.js'
 import { SuccessEnvelopeSchema, success } from '../http/envelope.js'
 import { ApiErrors, validationFailed } from '../http/errors.js'
-import { jsonBody } from '../http/json-body.js'
 import { bodyErrors, idErrors, responses, serverErrors, tokenErrors } from '../http/responses.js'
 import { presentUser } from '../users/present.js'
 import type { UserChanges, UsersRepository } from '../users/repository.js'
@@ -55,13 +55,20 @@ async function proveCurrentPassword(
   }
 }
 
-/** The `:id` of the path, when it is the caller's own account; 403 for any other id (existing or not). */
-async function ownAccount(c: Ctx): Promise<UserRow> {
+/**
+ * The `preValidation` hook of `/api/user/:id`: the id must be the caller's own account (400 INVALID_ID, 403 for
+ * any other id, existing or not), whatever the body holds, so it runs before the route schema's validation.
+ */
+async function ownAccount(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const c = ctx(request, reply)
   const { id } = await c.bind().uri(UserIdParams)
-  const caller = callerOf(c)
-  if (caller.id !== id) throw new ApiErrors.Forbidden()
-  return caller
+  if (callerOf(c).id !== id) throw new ApiErrors.Forbidden()
 }
+
+/** The bound bodies of the routes' schemas, for `routeRequest()` in the handlers. */
+const registration = { body: RegisterBody }
+const update = { body: UpdateUserBody }
+const deletion = { body: DeleteUserBody }
 
 const userEnvelope = SuccessEnvelopeSchema(Type.Ref('User'))
 const protectedRoute = { security: [{ bearerAuth: [] }], tags: ['users'], params: UserIdParams }
@@ -104,7 +111,7 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (app, opt
       },
     },
     handle(async (c) => {
-      const body = await jsonBody(c, RegisterBody)
+      const { body } = routeRequest(registration, c)
       checkPasswordBytes(body.password)
       const row = await repository.insert({
         username: body.username,
@@ -120,6 +127,7 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (app, opt
     '/api/user/:id',
     {
       onRequest: authenticated,
+      preValidation: ownAccount,
       schema: {
         operationId: 'getUser',
         summary: 'Read your account',
@@ -127,13 +135,14 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (app, opt
         response: responses({ 200: { description: 'your account', body: userEnvelope } }, accountErrors),
       },
     },
-    handle(async (c) => success('user found', presentUser(await ownAccount(c)))),
+    handle((c) => success('user found', presentUser(callerOf(c)))),
   )
 
   app.patch(
     '/api/user/:id',
     {
       onRequest: authenticated,
+      preValidation: ownAccount,
       schema: {
         operationId: 'updateUser',
         summary: 'Update your account (username, email, password)',
@@ -154,8 +163,8 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (app, opt
       },
     },
     handle(async (c) => {
-      const account = await ownAccount(c)
-      const body = await jsonBody(c, UpdateUserBody)
+      const account = callerOf(c)
+      const { body } = routeRequest(update, c)
       const changes: UserChanges = {}
       if (body.username !== undefined) changes.username = body.username
       if (body.email !== undefined) changes.email = normaliseEmail(body.email)
@@ -180,6 +189,7 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (app, opt
     '/api/user/:id',
     {
       onRequest: authenticated,
+      preValidation: ownAccount,
       schema: {
         operationId: 'deleteUser',
         summary: 'Delete your account',
@@ -193,9 +203,9 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (app, opt
       },
     },
     handle(async (c) => {
-      const account = await ownAccount(c)
-      const body = await jsonBody(c, DeleteUserBody)
-      await proveCurrentPassword(c, options, account, body.current_password, 'delete the account')
+      const account = callerOf(c)
+      const { current_password } = routeRequest(deletion, c).body
+      await proveCurrentPassword(c, options, account, current_password, 'delete the account')
       if (!(await repository.delete(account.id))) throw new ApiErrors.NotFound(`user ${account.id} not found`)
       return success('user deleted', null)
     }),
