@@ -12,6 +12,8 @@ export const kValues = Symbol('weft.pagination.values')
 export const kParsedSort = Symbol('weft.pagination.parsedSort')
 /** @internal The start of the request target that links must not keep (`foreignPrefix`). */
 export const kForeign = Symbol('weft.pagination.foreign')
+/** @internal The request target the hook saw: the default base of `fetchPage`'s links. */
+export const kTarget = Symbol('weft.pagination.target')
 
 /**
  * How a request pages. `cursor`: it carries a cursor, or names neither a page nor an offset (the
@@ -87,7 +89,9 @@ export class PageInfo<S extends string = string> {
   /** @internal */
   [kParsedSort]: readonly SortField[];
   /** @internal */
-  [kForeign]: string
+  [kForeign]: string;
+  /** @internal */
+  [kTarget]: string
 
   constructor(init?: PageInfoInit<S>) {
     this.limit = init?.limit ?? DEFAULT_CONFIG.defaultLimit
@@ -110,6 +114,7 @@ export class PageInfo<S extends string = string> {
     this[kValues] = undefined
     this[kParsedSort] = this.sort
     this[kForeign] = ''
+    this[kTarget] = ''
   }
 
   /**
