@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Every TypeScript/JavaScript example of README.md, packages/*/README.md and apps/*/README.md,
+// Every TypeScript/JavaScript example of README.md, docs/*.md, packages/*/README.md and apps/*/README.md,
 // completed as its README says (tooling/scripts/readme-examples.mjs has the grammar), is
 // type-checked (strict) and run in a fresh project that installs the packed tarballs with npm, as
 // a user would, beside what the READMEs' Install sections add (and fastify, typebox). An example
@@ -24,6 +24,9 @@ const run = (command, args, options = {}) =>
 
 const readmes = [
   'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
   ...['packages', 'apps'].flatMap((dir) =>
     readdirSync(join(root, dir))
       .map((name) => `${dir}/${name}/README.md`)

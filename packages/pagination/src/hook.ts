@@ -25,7 +25,7 @@ export type PaginationHook<S extends string = string> = ((
 }
 
 /**
- * Creates the pagination hook (seed: `New(config...)`). The config is resolved once here; per
+ * Creates the pagination hook (Fiber: `New(config...)`). The config is resolved once here; per
  * request the hook parses the query, stores the PageInfo for `fromContext`, and answers 400 for
  * a bad cursor (or, with `strict`, bad numbers) through the app's error handler.
  *

@@ -17,7 +17,7 @@ export const kTarget = Symbol('weft.pagination.target')
 
 /**
  * How a request pages. `cursor`: it carries a cursor, or names neither a page nor an offset (the
- * first page of a cursor walk, seed rule 4); `offset`: it sends an offset above 0 (or only an
+ * first page of a cursor walk); `offset`: it sends an offset above 0 (or only an
  * offset); `page`: otherwise. Links follow the mode: a response never mixes them.
  */
 export type PagingMode = 'page' | 'offset' | 'cursor'
@@ -51,15 +51,14 @@ export interface PageInfoJSON<S extends string = string> {
 }
 
 /**
- * The paging state of one request (seed: PageInfo), stored by the hook and read with
+ * The paging state of one request (Fiber: PageInfo), stored by the hook and read with
  * `fromContext`.
  *
  * @example
  * ```ts
  * const page = fromContext(request)!
- * const rows = await db.select().from(items).offset(page.start()).limit(page.limit + 1)
- * if (rows.length > page.limit) page.setNextCursor({ id: rows[page.limit - 1].id })
- * return { data: rows.slice(0, page.limit), ...page.toJSON() }
+ * // fetchPage asks for limit + 1 rows and sets hasMore, the next cursor and the links
+ * return fetchPage(page, ({ offset, limit }) => db.select().from(items).offset(offset).limit(limit))
  * ```
  */
 export class PageInfo<S extends string = string> {
