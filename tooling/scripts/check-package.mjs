@@ -5,15 +5,17 @@
 // arethetypeswrong's default profile (ESM and CommonJS, node10 included). Then it installs the
 // tarballs with npm into a fresh project, beside fastify, typebox and fast-xml-parser, and
 // compiles and runs the apps of tooling/package-consumers (ESM, CommonJS node16, CommonJS
-// node10). Run from the root after `turbo run build` (`pnpm lint` does both).
+// node10). The tarballs are left in node_modules/.cache/weft-pack for check-readme-examples.mjs.
+// Run from the root after `turbo run build` (`pnpm lint` does both).
 import { execFileSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 
 const root = new URL('../../', import.meta.url).pathname
 const toolingBin = join(root, 'tooling/node_modules/.bin')
 const tsc = join(root, 'node_modules/.bin/tsc')
+const packCache = join(root, 'node_modules/.cache/weft-pack')
 const packages = ['context', 'binding', 'pagination'].map((name) => join(root, 'packages', name))
 const problems = []
 const run = (command, args, options = {}) =>
@@ -23,6 +25,10 @@ const work = mkdtempSync(join(tmpdir(), 'weft-pack-'))
 try {
   const tarballs = packages.map((dir) => checkTarball(dir, join(work, 'tarballs')))
   checkConsumers(tarballs, join(work, 'app'))
+  // kept for check-readme-examples.mjs, which installs the same tarballs
+  rmSync(packCache, { recursive: true, force: true })
+  mkdirSync(packCache, { recursive: true })
+  for (const tarball of tarballs) cpSync(tarball, join(packCache, basename(tarball)))
 } finally {
   rmSync(work, { recursive: true, force: true })
 }

@@ -10,7 +10,7 @@
 // - the root LICENSE, README.md and CHANGELOG.md.
 // Run from a package folder, as the last step of its `build` script.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { dirname, join, relative } from 'node:path'
+import { basename, dirname, join, relative } from 'node:path'
 
 const root = new URL('../../', import.meta.url).pathname
 const manifest = JSON.parse(readFileSync('package.json', 'utf8'))
@@ -65,9 +65,34 @@ function asCommonJs(text) {
     })
 }
 
+/**
+ * A CommonJS declaration file cannot augment an ES-module-only package (`declare module 'typebox'`
+ * is TS1479 there): such blocks move to `<file>.augment.d.mts`, an ES module declaration file that
+ * the `.d.cts` includes with a reference, importing the file's exported names the block uses.
+ */
+function moveEsmAugmentations(text, file) {
+  const blocks = []
+  const rest = text.replace(/^declare module '([^']+)' \{\n[\s\S]*?^\}\n/gm, (block, specifier) => {
+    const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]
+    if (specifier.startsWith('.') || !isEsmOnly(name)) return block
+    blocks.push(block)
+    return ''
+  })
+  if (blocks.length === 0) return text
+  const exported = [
+    ...text.matchAll(/^export (?:declare )?(?:type|interface|class|const|function|enum|abstract class) (\w+)/gm),
+  ].map((m) => m[1])
+  const used = exported.filter((name) => blocks.some((block) => new RegExp(`\\b${name}\\b`).test(block)))
+  const base = basename(file, '.d.ts')
+  const imports = used.length > 0 ? `import type { ${used.join(', ')} } from './${base}.js';\n` : ''
+  writeFileSync(join(dirname(file), `${base}.augment.d.mts`), `${imports}${blocks.join('')}export {};\n`)
+  return `/// <reference path="./${base}.augment.d.mts" />\n${rest}`
+}
+
 // `.d.cts` next to each `.d.ts`: the same declarations, for the `.cjs` entry points
 for (const file of filesOf(join(out, 'dist')).filter((f) => f.endsWith('.d.ts'))) {
-  writeFileSync(file.replace(/\.d\.ts$/, '.d.cts'), asCommonJs(readFileSync(file, 'utf8')))
+  const text = moveEsmAugmentations(readFileSync(file, 'utf8'), file)
+  writeFileSync(file.replace(/\.d\.ts$/, '.d.cts'), asCommonJs(text))
 }
 
 const exports = {}

@@ -48,7 +48,7 @@ export function sourcesOf(schema: TSchema): readonly SourceName[] {
 }
 
 /**
- * The seed's `All()`: each source of the schema's order (default or `bindingSource`) fills the
+ * Fiber's `All()`: each source of the schema's order (default or `bindingSource`) fills the
  * top-level fields still empty; a field set by an earlier source is never overwritten; the body
  * counts only when it is non-empty and has a Content-Type; defaults apply last, to fields no
  * source had. `origins` records the source of each field, for the messages of validation.

@@ -36,7 +36,7 @@ const single = (options: BindOptions | undefined): Step =>
   options === undefined ? plainStep : { options, defaults: true }
 
 /**
- * Fills typed values from one request (the seed's `Bind()`). Every operation takes a TypeBox
+ * Fills typed values from one request (Fiber's `Bind()`). Every operation takes a TypeBox
  * schema and resolves to `Static<typeof schema>`; conversion failures reject with a `BindError`,
  * constraint failures with a `ValidationError`.
  *
@@ -197,7 +197,7 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 /**
- * The binder of one request (the seed's `Bind()`); pass the reply to use `respHeader()`.
+ * The binder of one request (Fiber's `Bind()`); pass the reply to use `respHeader()`.
  *
  * @example
  * app.get('/users/:id', async (request, reply) => {

@@ -2,11 +2,11 @@ import type { TSchema } from 'typebox'
 import { BindingSetupError } from './errors.js'
 import { node, tagOf } from './schema.js'
 
-/** The source names `bindingSource` accepts, in the default precedence of `all()`. */
-export const SOURCE_NAMES = ['uri', 'body', 'query', 'header', 'cookie'] as const
-
 /** A source `all()` reads. */
-export type SourceName = (typeof SOURCE_NAMES)[number]
+export type SourceName = 'uri' | 'body' | 'query' | 'header' | 'cookie'
+
+/** The source names `bindingSource` accepts, in the default precedence of `all()`. */
+export const SOURCE_NAMES: readonly SourceName[] = ['uri', 'body', 'query', 'header', 'cookie']
 
 /** Comma-separated lists of distinct names of `Names`, in any order (`'header,query'`). */
 type Lists<Names extends string, All extends string = Names> = Names extends unknown

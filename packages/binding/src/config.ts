@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { TSchema } from 'typebox'
 
 /**
- * Checks a bound value (the seed's `StructValidator`). Throw (ideally a `ValidationError`) to reject.
+ * Checks a bound value (Fiber's `StructValidator`). Throw (ideally a `ValidationError`) to reject.
  * Runs only for object schemas, after conversion, unless `skipValidation(true)`.
  *
  * @example
@@ -15,7 +15,7 @@ export type StructValidator = {
 }
 
 /**
- * A body decoder of your own (the seed's custom binder), used by `custom(name, schema)` and by
+ * A body decoder of your own (Fiber's custom binder), used by `custom(name, schema)` and by
  * `body(schema)` when the request's Content-Type is one of `mimeTypes`.
  *
  * @example
@@ -33,7 +33,7 @@ export type CustomBinder = {
 }
 
 /**
- * A converter for string values of schemas with a given `format` (the seed's `ParserType`).
+ * A converter for string values of schemas with a given `format` (Fiber's `ParserType`).
  *
  * @example
  * { customType: 'date-time', converter: (s) => new Date(s) }
@@ -46,7 +46,7 @@ export type ParserType = {
 }
 
 /**
- * Decoder settings (the seed's `ParserConfig`), applied with `setParserDecoder`.
+ * Decoder settings (Fiber's `ParserConfig`), applied with `setParserDecoder`.
  *
  * @example
  * setParserDecoder(app, { ignoreUnknownKeys: false, zeroEmpty: true })
@@ -116,7 +116,7 @@ const kBindingConfig = Symbol.for('@weft/binding.config')
 
 type WithConfig = { [kBindingConfig]?: BindingConfig }
 
-/** A fresh configuration with the seed's defaults. */
+/** A fresh configuration with the defaults. */
 export function createConfig(): BindingConfig {
   return {
     splitting: false,
@@ -192,7 +192,7 @@ export function setBodyDecoder(app: FastifyInstance, decoder: BodyDecoder): void
 }
 
 /**
- * Configures the body/query decoder of `app` (the seed's `SetParserDecoder`).
+ * Configures the body/query decoder of `app` (Fiber's `SetParserDecoder`).
  *
  * @example
  * setParserDecoder(app, {

@@ -70,7 +70,7 @@ export function bodyTypes(enabled: { xml: unknown; msgpack: unknown; cbor: unkno
   return `${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}`
 }
 
-/** The seed's rule for `all()`: a body counts only when it is non-empty and has a Content-Type. */
+/** The rule for `all()`: a body counts only when it is non-empty and has a Content-Type. */
 export function hasBody(request: FastifyRequest): boolean {
   if (mediaTypeOf(request) === '' || request.headers['content-length'] === '0') return false
   const body = request.body

@@ -12,7 +12,7 @@ export type Converter = (raw: string) => unknown
 export type ScalarConverter = { convert: Converter; expected: string }
 
 /**
- * strconv.ParseBool's words (the seed's framework), plus the on/off an HTML checkbox sends. A switch,
+ * strconv.ParseBool's words (as Fiber reads them), plus the on/off an HTML checkbox sends. A switch,
  * not a table: looking a request's string up in an object first finds it among the engine's
  * interned strings, which costs more than comparing it with these few words.
  */

@@ -3,7 +3,7 @@ import { addKeepingParser } from './body-bytes.js'
 import { type CustomBinder, ensureConfig } from './config.js'
 
 /**
- * Registers a custom binder on `app` (the seed's `RegisterCustomBinder`) and makes Fastify accept
+ * Registers a custom binder on `app` (Fiber's `RegisterCustomBinder`) and makes Fastify accept
  * its MIME types there: each type without a parser gets one that keeps the body's bytes
  * (`request.body` a Buffer) for `parse`. Like Fastify's own parsers, it reaches `app`'s routes and
  * the child contexts registered after it, not its parent or siblings.

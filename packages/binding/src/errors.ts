@@ -1,5 +1,5 @@
 /**
- * Where a bound value came from (the seed's `BindSource*` constants).
+ * Where a bound value came from (Fiber's `BindSource*` constants).
  *
  * @example
  * if (err instanceof BindError && err.source === BindSource.URI) reply.code(404)
@@ -17,7 +17,7 @@ export const BindSource = {
 export type BindSource = (typeof BindSource)[keyof typeof BindSource]
 
 /**
- * A request value could not be read or converted to the schema's type (the seed's `BindError`).
+ * A request value could not be read or converted to the schema's type (Fiber's `BindError`).
  * Constraint failures (minimum, pattern, required...) are a {@link ValidationError} instead.
  *
  * @example
@@ -33,7 +33,7 @@ export class BindError extends Error {
   readonly source: BindSource
   /** The property path or request key that failed (best effort, may be empty). */
   readonly field: string
-  /** The underlying error (the seed's `Err`). */
+  /** The underlying error (Fiber's `Err`). */
   override readonly cause: Error
 
   constructor(source: BindSource, field: string, cause: Error | string) {

@@ -27,6 +27,7 @@ export {
   ValidationError,
   type ValidationIssue,
 } from './errors.js'
+export type { RawMap } from './map-types.js'
 export { type MultipartForm, multipartForm } from './multipart.js'
 export {
   BodyTooLargeError,
@@ -35,6 +36,7 @@ export {
   type MultipartLimitCode,
   MultipartLimitError,
 } from './multipart-errors.js'
+export type { PartFilter } from './multipart-read.js'
 export { type DocumentedPart, documentedSchema, type SwaggerTransformInput, weftSwaggerTransform } from './openapi.js'
 export { type WeftBindingOptions, weftBinding } from './plugin.js'
 export { keepsBodyBytes } from './raw-bodies.js'

@@ -124,7 +124,7 @@ function compileField(index: number, prop: string, schema: TSchema, tag: string,
     schema,
   }
   if (shape === 'array' && typeof n.default === 'string') {
-    // the seed's `default:a|b|c` form for lists
+    // Fiber's `default:a|b|c` form for lists
     field.defaultValue = n.default.split('|').map((item) => {
       const value = scalar.convert(item)
       return value === FAIL ? item : value

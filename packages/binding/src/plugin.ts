@@ -16,7 +16,7 @@ import { checkRouteSchemas } from './route-check.js'
 import { type AjvOptions, installRouteSchemas, type RouteSchemasMode } from './route-schemas.js'
 
 /**
- * Options of the `@weft/binding` plugin (the seed's framework settings for binding).
+ * Options of the `@weft/binding` plugin (Fiber's framework settings for binding).
  *
  * @example
  * await app.register(weftBinding, {
@@ -43,7 +43,7 @@ export type WeftBindingOptions = {
   multipart?: boolean
   /**
    * `'absent'` (default): a JSON request with an empty body has no body (`request.body` undefined),
-   * as the seed's `All()` needs; the plugin's JSON parser takes the place of Fastify's default one
+   * as `all()` needs; the plugin's JSON parser takes the place of Fastify's default one
    * for that, with the same decoding and poisoning checks. A JSON parser of the app's own is never
    * replaced: its answer to an empty body stands. `'error'` keeps Fastify's parser and its 400
    * `FST_ERR_CTP_EMPTY_JSON_BODY`.

@@ -7,7 +7,7 @@ import { InvalidCookieOptionError, InvalidHeaderError } from './errors.js'
 export type CookieSameSite = 'Lax' | 'Strict' | 'None' | 'lax' | 'strict' | 'none' | 'LAX' | 'STRICT' | 'NONE'
 
 /**
- * A response cookie (seed: Cookie). JSON names of the seed: `max_age`, `http_only`,
+ * A response cookie (Fiber: Cookie). JSON names, as Fiber's: `max_age`, `http_only`,
  * `same_site`, `session_only`.
  *
  * @example

@@ -94,22 +94,22 @@ export class CtxBase {
     this._received = undefined
   }
 
-  /** The Fastify request (seed: `Request()`). */
+  /** The Fastify request (Fiber: `Request()`). */
   request(): FastifyRequest {
     return this._req
   }
 
-  /** The Fastify reply (seed: `Response()`). */
+  /** The Fastify reply (Fiber: `Response()`). */
   response(): FastifyReply {
     return this._res
   }
 
-  /** The raw Node request and response (seed: `Context()`, the server's request context). */
+  /** The raw Node request and response (Fiber: `Context()`, the server's request context). */
   context(): { req: IncomingMessage; res: ServerResponse } {
     return { req: this._req.raw, res: this._res.raw }
   }
 
-  /** The Fastify instance serving the route (seed: `App()`). */
+  /** The Fastify instance serving the route (Fiber: `App()`). */
   app(): FastifyInstance {
     return this._req.server
   }

@@ -11,7 +11,7 @@ import { originForm } from './target.js'
 
 const PARAM_NAME = /:([A-Za-z0-9_$]+)|\*/g
 
-/** `Ctx` operations that read the request (seed section E, "Content negotiation" and "Request reading"). */
+/** `Ctx` operations that read the request (content negotiation and request reading). */
 export class RequestCtx extends CtxBase {
   /** The offer the Accept header prefers (types or extensions, returned as given); `''` when none is acceptable. */
   accepts(...offers: string[]): string {

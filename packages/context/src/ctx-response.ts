@@ -20,7 +20,7 @@ const JSON_TYPE = 'application/json; charset=utf-8'
 const JSON_MEDIA = 'application/json'
 const FORMAT_OFFERS = ['text/plain', 'text/html', 'application/json']
 
-/** `Ctx` operations that write the response (seed section E, "Response writing"). Nothing is sent before the chain ends. */
+/** `Ctx` operations that write the response (response writing). Nothing is sent before the chain ends. */
 export class ResponseCtx extends RequestCtx {
   /** Sets the status code (an integer from 100 to 599; anything else is a 500 `WEFT_INVALID_STATUS`). */
   status(code: number): this {

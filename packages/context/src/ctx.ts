@@ -6,7 +6,7 @@ import type { Storage } from './options.js'
 import { restartRouting } from './restart.js'
 
 /**
- * The request context of weft (seed section E): one per request, reached as `request.ctx`,
+ * The request context of weft (Fiber's `Ctx`): one per request, reached as `request.ctx`,
  * `ctx(request, reply)` or the argument of `handle()` functions. Response state set through it
  * is buffered and sent once, when the `handle()` chain settles.
  *

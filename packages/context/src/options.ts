@@ -15,7 +15,7 @@ export interface ViewEngine {
 }
 
 /**
- * An external key/value store for `c.saveFileToStorage()` (the seed's Storage interface).
+ * An external key/value store for `c.saveFileToStorage()` (Fiber's Storage interface).
  *
  * @example
  * ```ts
@@ -35,7 +35,7 @@ export interface StructValidator {
 }
 
 /**
- * Options of the `@weft/context` plugin (the seed's framework settings).
+ * Options of the `@weft/context` plugin (Fiber's app settings).
  *
  * @example
  * ```ts

@@ -66,7 +66,7 @@ function registerOnce(fastify: FastifyInstance, options: WeftContextOptions): vo
   setBodyDecoder(fastify, decodeKeptBody)
 }
 
-/** The `@weft/binding` options given to weftContext (`binding`, and the two seed settings), if any. */
+/** The `@weft/binding` options given to weftContext (`binding`, and the two binding settings), if any. */
 function bindingOptionsOf(options: WeftContextOptions): WeftBindingOptions | undefined {
   const { binding, enableSplittingOnParsers, structValidator } = options
   if (binding === undefined && enableSplittingOnParsers === undefined && structValidator === undefined) return undefined

@@ -1,7 +1,7 @@
 import type { CtxBase } from './ctx-base.js'
 import { RangeMalformedError, RangeNotSatisfiableError, RangeUnitError } from './errors.js'
 
-/** Result of `c.range(size)` (seed: Range). */
+/** Result of `c.range(size)` (Fiber: Range). */
 export interface Range {
   /** The unit, always `'bytes'`. */
   type: string

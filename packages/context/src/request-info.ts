@@ -215,7 +215,7 @@ export function isFresh(c: CtxBase): boolean {
   })
 }
 
-/** TLS details of the connection (seed: ClientHelloInfo); `undefined` over plain HTTP. */
+/** TLS details of the connection (Fiber: ClientHelloInfo); `undefined` over plain HTTP. */
 export interface ClientHelloInfo {
   /** SNI server name the client asked for. */
   serverName: string | undefined

@@ -20,8 +20,8 @@ const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|xml|[\w.+-]+\+(
 /**
  * Streams a file under the configured `root` with `@fastify/send`, which refuses `..` (plain or
  * encoded) with 403, answers conditional requests (304/412) and Range requests (206/416), and sets
- * Content-Type from the extension, ETag and Last-Modified. `path` is URL-encoded (`%20`), as the
- * seed asks. With `compress`, a compressible type is gzipped when the client accepts gzip (then
+ * Content-Type from the extension, ETag and Last-Modified. `path` is URL-encoded (`%20`), as
+ * Fiber does. With `compress`, a compressible type is gzipped when the client accepts gzip (then
  * Range is not honoured).
  */
 export async function sendFile(c: CtxBase, path: string, compress = false): Promise<void> {

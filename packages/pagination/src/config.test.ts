@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { resolveConfig } from './config.js'
 
 describe('resolveConfig', () => {
-  it('applies the seed defaults', () => {
+  it('applies the documented defaults', () => {
     const config = resolveConfig()
     expect(config).toMatchObject({
       pageKey: 'page',

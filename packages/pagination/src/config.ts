@@ -2,7 +2,7 @@ import { Buffer } from 'node:buffer'
 import type { FastifyRequest } from 'fastify'
 
 /**
- * Options of `paginate(config)` and of the `weftPagination` plugin (the seed's Pagination Config).
+ * Options of `paginate(config)` and of the `weftPagination` plugin (Fiber's pagination Config).
  * Every property is optional; empty keys and out-of-range numbers fall back to the defaults.
  *
  * @example
@@ -101,7 +101,7 @@ function secretsOf(secret: PaginationConfig['cursorSecret']): Buffer[] {
   })
 }
 
-/** Applies the seed's defaults and normalisation rules. Throws `TypeError` for unusable extras. */
+/** Applies the defaults and normalisation rules. Throws `TypeError` for unusable extras. */
 export function resolveConfig(config: PaginationConfig = {}): ResolvedConfig {
   const maxLimit = positiveInt(config.maxLimit, 100)
   const allowed = config.allowedSorts?.filter((field) => field !== '') ?? []

@@ -33,7 +33,7 @@ export interface RequestContextLike {
   request(): { raw: IncomingMessage }
 }
 
-/** What `fromContext` accepts (seed: framework context, custom context, server request, standard context). */
+/** What `fromContext` accepts (the framework's request or reply, a `@weft/context` `Ctx`, the raw request, or the current request). */
 export type PageInfoSource = FastifyRequest | FastifyReply | RequestContextLike | IncomingMessage
 
 type Holder = { [kPageInfo]?: PageInfo }

@@ -1,4 +1,4 @@
-/** Longest cursor token accepted in a request or produced by `setNextCursor` (seed: Limits). */
+/** Longest cursor token accepted in a request or produced by `setNextCursor` (a limit of the cursor format). */
 export const MAX_CURSOR_LENGTH = 2048
 
 /**

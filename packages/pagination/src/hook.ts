@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { type PaginationConfig, resolveConfig } from './config.js'
 import { currentPageInfo, fromContext, kPageInfo, type PageInfoSource, useAsyncContext } from './context.js'
 import { PageInfoMissingError } from './errors.js'
-import { kConfig, kForeign, type PageInfo } from './page-info.js'
+import { kConfig, kForeign, kTarget, type PageInfo } from './page-info.js'
 import { parsePageInfo } from './parse.js'
 import { foreignPrefix } from './request-target.js'
 
@@ -25,7 +25,7 @@ export type PaginationHook<S extends string = string> = ((
 }
 
 /**
- * Creates the pagination hook (seed: `New(config...)`). The config is resolved once here; per
+ * Creates the pagination hook (Fiber: `New(config...)`). The config is resolved once here; per
  * request the hook parses the query, stores the PageInfo for `fromContext`, and answers 400 for
  * a bad cursor (or, with `strict`, bad numbers) through the app's error handler.
  *
@@ -56,6 +56,7 @@ export function paginate<const S extends string = string>(config?: PaginationCon
     }
     // links built from the request URL keep only its path and query (absolute-form targets)
     info[kForeign] = foreignPrefix(request.raw.url ?? '') || foreignPrefix(request.originalUrl ?? '')
+    info[kTarget] = request.url
     ;(request.raw as { [kPageInfo]?: unknown })[kPageInfo] = info
     if (asyncContext) currentPageInfo.run(info, done)
     else done()

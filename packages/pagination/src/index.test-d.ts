@@ -67,7 +67,7 @@ describe('types', () => {
     expectTypeOf(page).toExtend<PageInfo>()
   })
 
-  it('PageInfo has the seed fields and methods', () => {
+  it('PageInfo has the documented fields and methods', () => {
     const page = {} as PageInfo
     expectTypeOf(page.sort).toEqualTypeOf<SortField[]>()
     expectTypeOf(page.sort[0]?.order).toEqualTypeOf<'asc' | 'desc' | undefined>()

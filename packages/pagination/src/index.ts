@@ -9,6 +9,7 @@ export {
   PaginationError,
   PaginationInvalidError,
 } from './errors.js'
+export { type FetchPageOptions, fetchPage, type PageAnswer, type PageQuery } from './fetch-page.js'
 export { type PaginationHook, paginate } from './hook.js'
 export { PageInfo, type PageInfoInit, type PageInfoJSON, type PageLinks, type PagingMode } from './page-info.js'
 export { type WeftPaginationOptions, weftPagination } from './plugin.js'

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { CursorInvalidError, CursorTooLongError, PageInfo } from './index.js'
 
 describe('PageInfo', () => {
-  it('starts with the seed defaults when built by hand', () => {
+  it('starts with the documented defaults when built by hand', () => {
     expect(new PageInfo().toJSON()).toEqual({
       page: 1,
       limit: 10,

@@ -12,10 +12,12 @@ export const kValues = Symbol('weft.pagination.values')
 export const kParsedSort = Symbol('weft.pagination.parsedSort')
 /** @internal The start of the request target that links must not keep (`foreignPrefix`). */
 export const kForeign = Symbol('weft.pagination.foreign')
+/** @internal The request target the hook saw: the default base of `fetchPage`'s links. */
+export const kTarget = Symbol('weft.pagination.target')
 
 /**
  * How a request pages. `cursor`: it carries a cursor, or names neither a page nor an offset (the
- * first page of a cursor walk, seed rule 4); `offset`: it sends an offset above 0 (or only an
+ * first page of a cursor walk); `offset`: it sends an offset above 0 (or only an
  * offset); `page`: otherwise. Links follow the mode: a response never mixes them.
  */
 export type PagingMode = 'page' | 'offset' | 'cursor'
@@ -49,15 +51,14 @@ export interface PageInfoJSON<S extends string = string> {
 }
 
 /**
- * The paging state of one request (seed: PageInfo), stored by the hook and read with
+ * The paging state of one request (Fiber: PageInfo), stored by the hook and read with
  * `fromContext`.
  *
  * @example
  * ```ts
  * const page = fromContext(request)!
- * const rows = await db.select().from(items).offset(page.start()).limit(page.limit + 1)
- * if (rows.length > page.limit) page.setNextCursor({ id: rows[page.limit - 1].id })
- * return { data: rows.slice(0, page.limit), ...page.toJSON() }
+ * // fetchPage asks for limit + 1 rows and sets hasMore, the next cursor and the links
+ * return fetchPage(page, ({ offset, limit }) => db.select().from(items).offset(offset).limit(limit))
  * ```
  */
 export class PageInfo<S extends string = string> {
@@ -87,7 +88,9 @@ export class PageInfo<S extends string = string> {
   /** @internal */
   [kParsedSort]: readonly SortField[];
   /** @internal */
-  [kForeign]: string
+  [kForeign]: string;
+  /** @internal */
+  [kTarget]: string
 
   constructor(init?: PageInfoInit<S>) {
     this.limit = init?.limit ?? DEFAULT_CONFIG.defaultLimit
@@ -110,6 +113,7 @@ export class PageInfo<S extends string = string> {
     this[kValues] = undefined
     this[kParsedSort] = this.sort
     this[kForeign] = ''
+    this[kTarget] = ''
   }
 
   /**

@@ -73,7 +73,7 @@ function parseOffset(query: Query, config: ResolvedConfig): number {
 }
 
 /**
- * Turns a request's query object into a PageInfo under `config` (the seed's rules, plus the
+ * Turns a request's query object into a PageInfo under `config` (the documented rules, plus the
  * opt-in `strict`, `maxOffset`, signature and fingerprint checks). Throws `PaginationError`s.
  */
 export function parsePageInfo(query: Query | null | undefined, config: ResolvedConfig): PageInfo {

@@ -10,6 +10,10 @@ const { Type } = require('typebox') as typeof import('typebox', { with: { 'resol
 
 async function main(): Promise<void> {
   const Item = Type.Object({ id: Type.Integer(), name: Type.String() })
+  // binding's typed schema options reach CommonJS projects too (an augmentation of ES-module typebox)
+  Type.String({ bindingSource: 'header,query' })
+  // @ts-expect-error: 'headers' is not a source name
+  Type.String({ bindingSource: 'headers' })
   const app = Fastify()
   await app.register(weftContext)
   await app.register(xmlBodies)
