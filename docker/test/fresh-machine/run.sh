@@ -69,7 +69,7 @@ if ! docker build "${build_args[@]}" --network host --build-arg "NODE_IMAGE=$nod
   tail -n 40 "$run_dir/build.log" >&2
   exit 1
 fi
-docker run --rm "$image" sh -c 'echo "node $(node --version), pnpm $(pnpm --version), $(git --version)"'
+docker run --rm --network none "$image" sh -c 'echo "node $(node --version), pnpm $(pnpm --version), $(git --version)"'
 done_step "image"
 
 step "a clean clone of the current commit into the container"
@@ -97,6 +97,9 @@ done_step "clone into the container"
 port_for() {
   as_user node -e "const s=require('net').createServer();s.once('error',()=>{const t=require('net').createServer().listen(0,()=>{console.log(t.address().port);t.close()})});s.listen($1,()=>{console.log($1);s.close()})"
 }
+
+# signal SIGNAL PGID: the shell's kill (the image has no kill program), to a process group in the container.
+signal() { as_user sh -c 'kill -"$1" -- "-$2"' sh "$1" "$2" 2>/dev/null; }
 
 # serve NAME PORT COMMAND: runs COMMAND in the container, in a process group of its own, until GET
 # /api/health on PORT answers 200 (at most 10 min: the first command installs), then stops the group.
@@ -129,16 +132,18 @@ serve() {
   fi
   # Stop it: TERM to its process group, KILL after 20 s.
   if [ -n "$pgid" ]; then
-    as_user kill -TERM -- "-$pgid" 2>/dev/null || true
-    for _ in $(seq 1 40); do as_user kill -0 -- "-$pgid" 2>/dev/null || break; sleep 0.5; done
-    if as_user kill -0 -- "-$pgid" 2>/dev/null; then
+    signal TERM "$pgid" || true
+    for _ in $(seq 1 40); do signal 0 "$pgid" || break; sleep 0.5; done
+    if signal 0 "$pgid"; then
       echo "$name did not stop within 20 s of SIGTERM: killed" >&2
-      as_user kill -KILL -- "-$pgid" 2>/dev/null || true
+      signal KILL "$pgid" || true
     else
       echo "stopped by SIGTERM"
     fi
   fi
-  wait "$client" 2>/dev/null || true
+  local exit_status=0
+  wait "$client" 2>/dev/null || exit_status=$?
+  echo "$command: exit status $exit_status"
   [ "$code" = 200 ]
 }
 

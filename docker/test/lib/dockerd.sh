@@ -76,7 +76,7 @@ weft_dockerd_start() {
 }
 
 # Removes every container this daemon runs, its networks and anonymous volumes, then stops it by PID
-# (TERM, KILL after 30 s) and unmounts what it left under its exec root. Safe to call twice.
+# (TERM, KILL after 30 s) and unmounts what it left under \$run_dir. Safe to call twice.
 weft_dockerd_stop() {
   [ -n "$dockerd_pid" ] || return 0
   if kill -0 "$dockerd_pid" 2>/dev/null; then
@@ -93,7 +93,11 @@ weft_dockerd_stop() {
     echo "dockerd (pid $dockerd_pid) stopped"
   fi
   dockerd_pid=
-  umount -R "$run_dir/exec" 2>/dev/null
+  # What it leaves mounted under its exec root (the default network namespace's nsfs), deepest first.
+  local mount
+  for mount in $(awk -v dir="$run_dir/" 'index($2, dir) == 1 {print $2}' /proc/mounts | sort -r); do
+    umount "$mount" 2>/dev/null || umount -l "$mount" 2>/dev/null
+  done
   return 0
 }
 
@@ -136,7 +140,7 @@ weft_standin_node() {
   tar -xzf "$tarball" -C "$context" package/bin/node && mv "$context/package/bin/node" "$context/node"
   mkdir -p "$context/npm" && tar -xzf "$npm_tarball" -C "$context/npm" --strip-components=1
   cp "$weft_standins_dir/node.Dockerfile" "$context/Dockerfile"
-  docker build -q --build-arg "NODE_VERSION=$version" --label "weft.standin=$weft_standin_hash" \
+  docker build -q --network host --build-arg "NODE_VERSION=$version" --label "weft.standin=$weft_standin_hash" \
     -t "$image" "$context" >/dev/null
 }
 
