@@ -98,22 +98,28 @@ port_for() {
   as_user node -e "const s=require('net').createServer();s.once('error',()=>{const t=require('net').createServer().listen(0,()=>{console.log(t.address().port);t.close()})});s.listen($1,()=>{console.log($1);s.close()})"
 }
 
-# signal SIGNAL PGID: the shell's kill (the image has no kill program), to a process group in the container.
-signal() { as_user sh -c 'kill -"$1" -- "-$2"' sh "$1" "$2" 2>/dev/null; }
+# The processes of session SID in the container (field 4 after the command name in /proc/PID/stat).
+session_pids() {
+  as_user sh -c 'for p in /proc/[0-9]*; do
+      [ "$(sed "s/.*) //" "$p/stat" 2>/dev/null | cut -d" " -f4)" = "$1" ] && echo "${p#/proc/}"
+    done; true' sh "$1"
+}
 
-# serve NAME PORT COMMAND: runs COMMAND in the container, in a process group of its own, until GET
-# /api/health on PORT answers 200 (at most 10 min: the first command installs), then stops the group.
+# serve NAME PORT BEFORE COMMAND: runs `BEFORE && COMMAND` (or COMMAND alone) in the container, in a session of its own, until GET /api/health
+# on PORT answers 200 (at most 10 min: the first command installs). Then SIGTERM to the command, as a
+# user's `kill` or `docker stop` would send it, and every process of the session must be gone within 20 s
+# (pnpm runs scripts in process groups of their own, so the session is what holds them all).
 serve() {
-  local name=$1 default_port=$2 command=$3 port env_args=() client code=
+  local name=$1 default_port=$2 before=$3 command=$4 port env_args=() client code= sid ok=1
   port=$(port_for "$default_port")
   if [ "$port" != "$default_port" ]; then
     echo "port $default_port is taken on this machine: PORT=$port"
     env_args=(-e "PORT=$port")
   fi
-  echo "\$ $command"
-  # `set -m`: the command runs as a job of its own, in a process group whose id is its PID.
+  echo "\$ ${before:+$before && }$command"
+  # setsid: the shell leads a new session, whose id is its PID; `exec` keeps that PID for COMMAND.
   docker exec -u "$user" -w "$workdir" "${env_args[@]}" "$container" \
-    sh -c "set -m; ($command) & echo \$! >/tmp/$name.pid; wait \$!" >"$run_dir/$name.log" 2>&1 &
+    setsid sh -c "echo \$\$ >/tmp/$name.pid; ${before:+$before && }exec $command" >"$run_dir/$name.log" 2>&1 &
   client=$!
   local t0=$SECONDS
   while [ $((SECONDS - t0)) -lt 600 ]; do
@@ -122,39 +128,44 @@ serve() {
     kill -0 "$client" 2>/dev/null || break
     sleep 1
   done
-  local pgid
-  pgid=$(as_user cat "/tmp/$name.pid" 2>/dev/null || true)
+  sid=$(as_user cat "/tmp/$name.pid" 2>/dev/null || true)
   if [ "$code" = 200 ]; then
     echo "GET http://127.0.0.1:$port/api/health: 200 after $((SECONDS - t0)) s"
   else
+    ok=
     echo "GET http://127.0.0.1:$port/api/health did not answer 200 (last: $code) within $((SECONDS - t0)) s" >&2
     tail -n 60 "$run_dir/$name.log" >&2
   fi
-  # Stop it: TERM to its process group, KILL after 20 s.
-  if [ -n "$pgid" ]; then
-    signal TERM "$pgid" || true
-    for _ in $(seq 1 40); do signal 0 "$pgid" || break; sleep 0.5; done
-    if signal 0 "$pgid"; then
-      echo "$name did not stop within 20 s of SIGTERM: killed" >&2
-      signal KILL "$pgid" || true
+  if [ -n "$sid" ]; then
+    as_user sh -c 'kill -TERM "$1"' sh "$sid" 2>/dev/null || true
+    local left _ t1=$SECONDS
+    for _ in $(seq 1 40); do
+      left=$(session_pids "$sid")
+      [ -z "$left" ] && break
+      sleep 0.5
+    done
+    if [ -n "$left" ]; then
+      ok=
+      echo "still running 20 s after SIGTERM, killed: $(echo $left)" >&2
+      # shellcheck disable=SC2086
+      as_user sh -c 'kill -KILL "$@"' sh $left 2>/dev/null || true
     else
-      echo "stopped by SIGTERM"
+      echo "SIGTERM: every process gone after $((SECONDS - t1)) s"
+      grep -E 'shutting down' "$run_dir/$name.log" | tail -n 1 | cut -c1-200 || true
     fi
   fi
-  local exit_status=0
-  wait "$client" 2>/dev/null || exit_status=$?
-  echo "$command: exit status $exit_status"
-  [ "$code" = 200 ]
+  wait "$client" 2>/dev/null || true
+  [ -n "$ok" ]
 }
 
 status=0
 step "pnpm install --frozen-lockfile && pnpm start (API A)"
-serve api-a 3000 "pnpm install --frozen-lockfile && pnpm start" || status=1
+serve api-a 3000 "pnpm install --frozen-lockfile" "pnpm start" || status=1
 grep -E '^(Packages|Progress|Done in)' "$run_dir/api-a.log" | tail -n 3 || true
 done_step "pnpm install && pnpm start"
 
 step "pnpm start:b (API B)"
-serve api-b 3001 "pnpm start:b" || status=1
+serve api-b 3001 "" "pnpm start:b" || status=1
 done_step "pnpm start:b"
 
 step "pnpm install --frozen-lockfile && pnpm test"
