@@ -26,7 +26,6 @@ step_label=engine
 # The daemon, the stand-in base images and the timings, shared with docker/test/fresh-machine/run.sh.
 # shellcheck source=../lib/dockerd.sh
 . "$here/../lib/dockerd.sh"
-export COMPOSE_DOCKER_CLI_BUILD=1
 
 # ---- the cleanup that always runs --------------------------------------------------
 ip_forward_before=$(cat /proc/sys/net/ipv4/ip_forward)
@@ -82,9 +81,9 @@ remove_network_state() {
 }
 
 # ---- tools ------------------------------------------------------------------------------------
-step "tools (Debian's docker.io, docker-compose, debootstrap)"
-weft_docker_tools /usr/bin/docker-compose=docker-compose iptables=iptables
-/usr/bin/docker-compose version --short
+step "tools (Debian's docker.io, debootstrap; Compose v2 from Debian's docker-compose 2.x)"
+weft_docker_tools iptables=iptables
+weft_compose_v2 "$cache"
 done_step tools
 
 step "dockerd on $run_dir/docker.sock (data root $data_root)"
@@ -141,19 +140,18 @@ DB_A_ADMIN_PASSWORD_FILE=$secrets/db_a_admin_password
 DB_B_ADMIN_PASSWORD_FILE=$secrets/db_b_admin_password
 EOF
 
-# Compose v1 (Debian's 1.29) does not know the top-level `name: weft` of Compose v2: it gets the same
-# file without that line, and the same project name through -p.
-grep -v '^name:' "$repo/docker/compose.yaml" >"$run_dir/compose.yaml"
-compose_args=(-p weft -f "$run_dir/compose.yaml" --project-directory "$repo/docker" --env-file "$env_file")
-compose() { docker-compose "${compose_args[@]}" "$@"; }
-export WEFT_COMPOSE="docker-compose ${compose_args[*]}"
+# Compose v2, as docker/README recommends (weft_compose_v2 in ../lib/dockerd.sh says where it comes from):
+# the file as it is, `name: weft` included.
+compose_args=(-f "$repo/docker/compose.yaml" --project-directory "$repo/docker" --env-file "$env_file")
+compose() { docker compose "${compose_args[@]}" "$@"; }
+export WEFT_COMPOSE="docker compose ${compose_args[*]}"
 compose_ready=1
 # A run interrupted before its cleanup may have left the project behind.
 compose down -v --remove-orphans --timeout 5 >/dev/null 2>&1 || :
 
 step "build api-a and api-b from docker/Dockerfile"
-# Built with `docker build` rather than `compose build`: Compose v1 cannot pass BuildKit secrets, and
-# this machine's registry traffic goes through a TLS-intercepting proxy whose CA the install steps
+# Built with `docker build` (the Debian client's own BuildKit, no buildx plugin needed) rather than
+# `compose build`, and this machine's registry traffic goes through a TLS-intercepting proxy whose CA the install steps
 # need (the Dockerfile's corporate_ca hook). The tags are the ones compose.yaml names.
 # The machine's own bundle when nothing names one: extra trusted CAs, harmless where none is needed.
 ca=$(weft_corporate_ca)

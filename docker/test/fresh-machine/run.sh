@@ -118,8 +118,9 @@ serve() {
   fi
   echo "\$ ${before:+$before && }$command"
   # setsid: the shell leads a new session, whose id is its PID; `exec` keeps that PID for COMMAND.
+  # --wait: setsid forks (docker exec's process leads its group) and must not return before the command.
   docker exec -u "$user" -w "$workdir" "${env_args[@]}" "$container" \
-    setsid sh -c "echo \$\$ >/tmp/$name.pid; ${before:+$before && }exec $command" >"$run_dir/$name.log" 2>&1 &
+    setsid --wait sh -c "echo \$\$ >/tmp/$name.pid; ${before:+$before && }exec $command" >"$run_dir/$name.log" 2>&1 &
   client=$!
   local t0=$SECONDS
   while [ $((SECONDS - t0)) -lt 600 ]; do
@@ -169,12 +170,13 @@ serve api-b 3001 "" "pnpm start:b" || status=1
 done_step "pnpm start:b"
 
 step "pnpm install --frozen-lockfile && pnpm test"
+echo "machine: $(nproc) cores, $(free -g | awk '/^Mem:/ {print $2}') GB; load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 test_start=$SECONDS
 test_status=0
 as_user sh -c 'pnpm install --frozen-lockfile && pnpm test' 2>&1 | tee "$run_dir/test.log" || test_status=$?
 done_step "pnpm install && pnpm test"
 summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$run_dir/test.log" | tail -n 1 || true)
-printf '\nfresh machine: pnpm test exited %s after %s s: %s\n' "$test_status" "$((SECONDS - test_start))" \
-  "${summary:-no summary line}"
+printf '\nfresh machine: pnpm test exited %s after %s s (%s cores, load average after: %s): %s\n' \
+  "$test_status" "$((SECONDS - test_start))" "$(nproc)" "$(cut -d' ' -f1-3 /proc/loadavg)" "${summary:-no summary line}"
 [ "$test_status" -eq 0 ] || status=1
 exit "$status"

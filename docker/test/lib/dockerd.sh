@@ -144,6 +144,40 @@ weft_standin_node() {
     -t "$image" "$context" >/dev/null
 }
 
+# ---- Compose v2 ----------------------------------------------------------------------------------
+# weft_compose_v2 CACHE: makes `docker compose` (Compose v2, the CLI plugin docker/README recommends)
+# work for this run. Debian 12 (bookworm) packages only Compose v1 (`docker-compose` 1.29), and no
+# Debian release has Docker Inc.'s `docker-compose-plugin`; Debian 13 (trixie) packages Compose v2 as
+# `docker-compose` 2.x: the CLI plugin, a Go program that depends only on libc6 (>= 2.34; bookworm has
+# 2.36). When the machine has no v2 of its own, that package is fetched from trixie through apt (signed
+# by Debian's archive key, checked against the machine's keyring), unpacked into CACHE, and handed to the
+# client through DOCKER_CONFIG: nothing of trixie is installed on the machine.
+weft_compose_v2() {
+  local cache=$1 plugin apt_dir deb
+  if docker compose version >/dev/null 2>&1; then
+    docker compose version
+    return 0
+  fi
+  plugin=$cache/compose-v2/usr/libexec/docker/cli-plugins/docker-compose
+  if [ ! -x "$plugin" ]; then
+    apt_dir=$run_dir/apt-trixie
+    mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/download"
+    echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main" \
+      >"$apt_dir/sources.list"
+    local apt_opts=(-qq -o "Dir::Etc::SourceList=$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
+      -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache" -o APT::Sandbox::User=root)
+    apt-get "${apt_opts[@]}" update >/dev/null
+    (cd "$apt_dir/download" && apt-get "${apt_opts[@]}" download docker-compose >/dev/null)
+    deb=$(ls "$apt_dir"/download/docker-compose_2.*.deb) || { echo "trixie has no docker-compose 2.x" >&2; return 1; }
+    rm -rf "$cache/compose-v2" && dpkg-deb -x "$deb" "$cache/compose-v2"
+    rm -rf "$apt_dir"
+  fi
+  export DOCKER_CONFIG=$run_dir/docker-config
+  mkdir -p "$DOCKER_CONFIG/cli-plugins"
+  ln -sf "$plugin" "$DOCKER_CONFIG/cli-plugins/docker-compose"
+  docker compose version
+}
+
 # The CA bundle builds and containers should trust for the registries: WEFT_CORPORATE_CA, else
 # NODE_EXTRA_CA_CERTS, else the machine's own bundle (extra trusted CAs, harmless where none is needed).
 # Empty when none of them is a non-empty file.
