@@ -191,7 +191,9 @@ export async function countRequests(settings: BenchSettings, log: (line: string)
             bytes: bytes[index],
           })
         })
-        log(`  ${item.server}: counted ${item.scenarios.length} route(s) (${Math.round((Date.now() - started) / 1000)} s)`)
+        log(
+          `  ${item.server}: counted ${item.scenarios.length} route(s) (${Math.round((Date.now() - started) / 1000)} s)`,
+        )
       } catch (error) {
         results.notes.push(`${item.server} not counted: ${(error as Error).message.split('\n')[0]}`)
         log(`  ${item.server}: ${(error as Error).message}`)

@@ -134,13 +134,14 @@ async function timePage(app: FastifyInstance, url: string, samples: number): Pro
 
 async function get(app: FastifyInstance, url: string): Promise<Record<string, unknown>> {
   const response = await app.inject(url)
-  if (response.statusCode !== 200) throw new Error(`${url} answered ${response.statusCode}: ${response.body.slice(0, 200)}`)
+  if (response.statusCode !== 200)
+    throw new Error(`${url} answered ${response.statusCode}: ${response.body.slice(0, 200)}`)
   return response.json() as Record<string, unknown>
 }
 
 const nextCursor = (body: Record<string, unknown>) => {
   const meta = body.meta as { pagination?: { next_cursor?: string | null } } | undefined
-  return (meta?.pagination?.next_cursor ?? (body.next_cursor as string | null | undefined)) ?? undefined
+  return meta?.pagination?.next_cursor ?? (body.next_cursor as string | null | undefined) ?? undefined
 }
 
 /** Walks the list by cursor, 100 rows a page, and returns the cursor that starts at each depth. */
@@ -189,8 +190,13 @@ async function planApp(
       .offset(q.offset)
     const rows = await query
     q.finish(rows)
-    const explained = (await db.execute(sql`explain (analyze, format json) ${query as unknown as SQLWrapper}`)) as unknown
-    const list = (Array.isArray(explained) ? explained : (explained as { rows: unknown[] }).rows) as Record<string, unknown>[]
+    const explained = (await db.execute(
+      sql`explain (analyze, format json) ${query as unknown as SQLWrapper}`,
+    )) as unknown
+    const list = (Array.isArray(explained) ? explained : (explained as { rows: unknown[] }).rows) as Record<
+      string,
+      unknown
+    >[]
     const plan = (Object.values(list[0]!)[0] as { Plan: PlanNode }[])[0]!.Plan
     return { next_cursor: page.toJSON().next_cursor, plan }
   })
@@ -226,7 +232,10 @@ async function explainSorts(target: Target): Promise<PgScalePlan[]> {
       if (answer.statusCode !== 200) throw new Error(`plan of ${sort}: ${answer.statusCode} ${answer.body}`)
       const nodes = planNodes((answer.json() as { plan: PlanNode }).plan)
       const scans = nodes.filter((node) => /Scan$/.test(node['Node Type']))
-      const rowsRead = scans.reduce((sum, node) => sum + (node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0), 0)
+      const rowsRead = scans.reduce(
+        (sum, node) => sum + (node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0),
+        0,
+      )
       // an index read in the order asked, from the cursor on (its condition in the index's bounds)
       const indexScan =
         scans.some((node) => /^Index (Only )?Scan$/.test(node['Node Type']) && node['Index Cond'] !== undefined) &&
@@ -368,7 +377,13 @@ export async function runPgScale(settings: BenchSettings, log: (line: string) =>
       for (const target of targets) {
         const sort = timedSort[target.name]
         const base = `${target.path}?limit=${pageLimit}&sort=${sort}`
-        result.timings.push({ target: target.name, rows, depth: 0, mode: 'first', ms: await timePage(target.app, base, samples) })
+        result.timings.push({
+          target: target.name,
+          rows,
+          depth: 0,
+          mode: 'first',
+          ms: await timePage(target.app, base, samples),
+        })
         const cursors = await cursorsAt(target, sort, depths)
         for (const depth of depths) {
           const cursor = cursors.get(depth)!
@@ -394,7 +409,9 @@ export async function runPgScale(settings: BenchSettings, log: (line: string) =>
     for (const target of targets) result.plans.push(...(await explainSorts(target)))
     const noIndex = result.plans.filter((plan) => !plan.indexScan)
     if (noIndex.length > 0) {
-      result.notes.push(`cursor queries without an index scan: ${noIndex.map((p) => `${p.target} ${p.sort}`).join(', ')}`)
+      result.notes.push(
+        `cursor queries without an index scan: ${noIndex.map((p) => `${p.target} ${p.sort}`).join(', ')}`,
+      )
     }
   } catch (error) {
     result.skipped = `failed: ${(error as Error).message.split('\n')[0]}`

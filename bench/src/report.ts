@@ -2,7 +2,7 @@
 // the current tables and charts, the method in short, and how to run it again. Every line of
 // RESULTS.md is generated; what a run found earlier is in git's history, not here.
 //
-//   node --import tsx bench/src/report.ts [bench/results.json]   # rewrites RESULTS.md and charts/ from it
+//   pnpm --filter @weft/bench report [results.json]   # rewrites RESULTS.md and charts/ beside it
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -207,12 +207,19 @@ export function charts(results: BenchResults): { file: string; title: string; sv
   const scale = results.pgScale
   if (scale && !scale.skipped && scale.timings.length > 0) {
     const largest = Math.max(...scale.sizes)
-    const lines = (filter: (mode: string) => boolean, x: (t: PgScaleResult['timings'][number]) => number, rows?: number) =>
+    const lines = (
+      filter: (mode: string) => boolean,
+      x: (t: PgScaleResult['timings'][number]) => number,
+      rows?: number,
+    ) =>
       (['api-a', 'helper'] as const).flatMap((target) =>
         (['cursor', 'offset'] as const).filter(filter).map((mode) => ({
           name: `${target === 'api-a' ? 'API A' : 'drizzle helper'}, ${mode}`,
           points: scale.timings
-            .filter((t) => t.target === target && (t.mode === mode || t.depth === 0) && (rows === undefined || t.rows === rows))
+            .filter(
+              (t) =>
+                t.target === target && (t.mode === mode || t.depth === 0) && (rows === undefined || t.rows === rows),
+            )
             .map((t) => ({ x: x(t), y: t.ms })),
         })),
       )
@@ -245,7 +252,10 @@ export function charts(results: BenchResults): { file: string; title: string; sv
         series: [
           ...(['api-a', 'helper'] as const).map((target) => ({
             name: `${target === 'api-a' ? 'API A' : 'drizzle helper'}, first page`,
-            points: scale.sizes.map((rows) => ({ x: rows, y: timingOf(scale, target, rows, 0, 'first') ?? Number.NaN })),
+            points: scale.sizes.map((rows) => ({
+              x: rows,
+              y: timingOf(scale, target, rows, 0, 'first') ?? Number.NaN,
+            })),
           })),
           ...(['api-a', 'helper'] as const).flatMap((target) =>
             (['cursor', 'offset'] as const).map((mode) => ({
@@ -293,7 +303,8 @@ export function markdown(results: BenchResults): string {
     ),
   ]
   const pictures = charts(results)
-  if (results.peers && results.peers.length > 0) lines.push('', ...peersMarkdown(results.peers, results.counts, pictures))
+  if (results.peers && results.peers.length > 0)
+    lines.push('', ...peersMarkdown(results.peers, results.counts, pictures))
   else if (results.counts) lines.push('', ...countsMarkdown(results.counts, pictures))
   lines.push('', ...httpMarkdown(results))
   if (results.pgScale) lines.push('', ...pgScaleMarkdown(results.pgScale, pictures))
@@ -403,7 +414,8 @@ export function peersMarkdown(
 /** Instructions and bytes per request of every counted server. */
 export function countsMarkdown(counts: CountResults, pictures: ReturnType<typeof charts> = []): string[] {
   const scenarios = [...new Set(counts.rows.map((row) => row.scenario))]
-  const servers = (scenario: string) => (scenario === productsScenario.id ? ['products-hand', 'api-a'] : ['weft', ...countedPeers.map((p) => p.server)])
+  const servers = (scenario: string) =>
+    scenario === productsScenario.id ? ['products-hand', 'api-a'] : ['weft', ...countedPeers.map((p) => p.server)]
   const names: Record<string, string> = {
     weft: 'Weft',
     fastify: 'bare Fastify',
@@ -485,11 +497,18 @@ function pgScaleMarkdown(scale: PgScaleResult, pictures: ReturnType<typeof chart
   ]
   if (scale.skipped) return [...lines, '', `Not run: ${scale.skipped}`]
   lines.push('', ...image(pictures, 'charts/pg-scale-depth.svg'), ...image(pictures, 'charts/pg-scale-size.svg'))
-  lines.push('| Route | Rows | First page ms | First row | Cursor ms | Offset ms | Cursor ÷ first |', '|---|---:|---:|---:|---:|---:|---:|')
+  lines.push(
+    '| Route | Rows | First page ms | First row | Cursor ms | Offset ms | Cursor ÷ first |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+  )
   for (const target of ['api-a', 'helper'] as const) {
     for (const rows of scale.sizes) {
       const first = timingOf(scale, target, rows, 0, 'first')
-      const depths = [...new Set(scale.timings.filter((t) => t.target === target && t.rows === rows && t.depth > 0).map((t) => t.depth))]
+      const depths = [
+        ...new Set(
+          scale.timings.filter((t) => t.target === target && t.rows === rows && t.depth > 0).map((t) => t.depth),
+        ),
+      ]
       depths.forEach((depth, index) => {
         const cursor = timingOf(scale, target, rows, depth, 'cursor')
         lines.push(
@@ -500,7 +519,13 @@ function pgScaleMarkdown(scale: PgScaleResult, pictures: ReturnType<typeof chart
     }
   }
   if (scale.plans.length > 0) {
-    lines.push('', `Plans of the cursor queries (EXPLAIN, ${n(Math.max(...scale.sizes))} rows):`, '', '| Route | Sort | Index scan | Plan |', '|---|---|---|---|')
+    lines.push(
+      '',
+      `Plans of the cursor queries (EXPLAIN, ${n(Math.max(...scale.sizes))} rows):`,
+      '',
+      '| Route | Sort | Index scan | Plan |',
+      '|---|---|---|---|',
+    )
     for (const plan of scale.plans) {
       lines.push(
         `| ${plan.target === 'api-a' ? 'API A' : 'drizzle helper'} | \`${plan.sort}\` | ${plan.indexScan ? 'yes' : '**no**'} | ${plan.nodes} |`,
@@ -532,7 +557,7 @@ const rerun = [
   '| `BENCH_ONLY=count,http:peers-json pnpm bench` | a subset, written to `bench/.out/`: `packages`, `micro`, `count` (`count:peers-json`, `count:products`), `http:peers` (`http:peers-<scenario>`), `http:b…`, `http:c…`, `pg-scale` |',
   '| `BENCH_PG_SCALE_SIZES=1000,100000 BENCH_ONLY=pg-scale pnpm bench` | the growth step on chosen table sizes (default 10^3, 10^5, 10^6) |',
   '| `BENCH_PROFILE=1 BENCH_ONLY=http:peers-json pnpm bench` | V8 CPU profiles of every server in `bench/profiles/`; `node --import tsx bench/src/profile-summary.ts <file>` sums one by owner |',
-  '| `node --import tsx bench/src/report.ts` | rewrites this file and the charts from `bench/results.json` |',
+  '| `pnpm --filter @weft/bench report` | rewrites this file and the charts from `bench/results.json` |',
   '',
   'Budgets: `BENCH_HTTP_ROUNDS`, `BENCH_HTTP_PROCESSES`, `BENCH_PEER_ROUNDS`, `BENCH_PEER_PROCESSES`, `BENCH_COUNT_REQUESTS`, `BENCH_COUNT_WARMUP`, `BENCH_PG_SCALE_SAMPLES`.',
   'To see where a route’s cost is, `bench/tools/` holds in-process variants of the hello and JSON routes (`in-process.mjs`, `in-process-json.mjs`, over sockets `http-ab-json.mjs`), counted by `instructions.mjs`, `alloc-sites.mjs` (which function allocates) and `route-profile.mjs` (instructions function by function); each file’s header says how to run it.',
@@ -553,7 +578,7 @@ export function writeMarkdown(results: BenchResults, markdownPath: string): void
   writeFileSync(markdownPath, markdown(results))
 }
 
-// `node --import tsx bench/src/report.ts [results.json]`: the report of a stored run, goals judged again.
+// `pnpm --filter @weft/bench report [results.json]`: the report of a stored run, goals judged again.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const file = process.argv[2] ?? fileURLToPath(new URL('../results.json', import.meta.url))
   const stored = JSON.parse(readFileSync(file, 'utf8')) as BenchResults

@@ -174,7 +174,13 @@ export function lineChart(chart: LineChart): string {
       ),
     )
   })
-  body.push(...legend(chart.series.map((line) => line.name), left + plotWidth + 30, plotTop))
+  body.push(
+    ...legend(
+      chart.series.map((line) => line.name),
+      left + plotWidth + 30,
+      plotTop,
+    ),
+  )
   return frame(width, height, chart.title, body)
 }
 
