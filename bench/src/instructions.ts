@@ -3,12 +3,13 @@
 // hand-written Fastify route. CPU time on a shared machine moves by ±20 % between processes and
 // runs; the instructions callgrind counts move by well under 1 %, and V8's GC trace gives the bytes.
 //
-// Each server runs in a process of its own twice: under `valgrind --tool=callgrind` (instructions,
-// the main thread's, with V8 single-threaded) and plain (bytes), through tools/count-server.mjs. A
+// Each route is counted in a process of its own under `valgrind --tool=callgrind` (instructions,
+// the main thread's, with V8 single-threaded), and each server's routes in one plain process with
+// V8's GC trace (bytes), through tools/count-server.mjs. A
 // machine without valgrind gets the bytes only, and the instruction goals say "not measured".
 // `perf` is not used.
 import { execFileSync, spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -90,32 +91,35 @@ function run(command: string, args: string[], env: Record<string, string>): Prom
   })
 }
 
-/** Instructions per request of each scenario, from one callgrind run of the server. */
+/**
+ * Instructions per request of each scenario, one callgrind run of the server per scenario: after a
+ * second dump in one process, callgrind's per-dump summary and its running totals disagree (the
+ * summary even wrapped below zero), so each process dumps once, after its counted requests.
+ */
 async function countInstructions(
   script: string,
   scenarios: CountedServer['scenarios'],
   env: Record<string, string>,
 ): Promise<number[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'weft-instructions-'))
-  try {
-    const valgrind = ['--tool=callgrind', '--separate-threads=yes', '--instr-atstart=no', '--smc-check=all-non-file']
-    await run(
-      'valgrind',
-      [...valgrind, `--callgrind-out-file=${dir}/out`, '--log-file=/dev/null', process.execPath, ...nodeFlags, tool],
-      { ...env, SERVER_SCRIPT: script, SCENARIOS: JSON.stringify(scenarios), UNDER_CALLGRIND: '1' },
-    )
-    const requests = Number(env.COUNT_REQUESTS)
-    // dump n (one per scenario, in order) is out.n-01 for the main thread
-    const files = new Set(readdirSync(dir))
-    return scenarios.map((_, index) => {
-      const file = `out.${index + 1}-01`
-      if (!files.has(file)) return Number.NaN
-      const summary = /^summary: (\d+)$/m.exec(readFileSync(join(dir, file), 'utf8'))?.[1]
-      return Number(summary) / requests
-    })
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
+  const counts: number[] = []
+  for (const scenario of scenarios) {
+    const dir = mkdtempSync(join(tmpdir(), 'weft-instructions-'))
+    try {
+      const valgrind = ['--tool=callgrind', '--separate-threads=yes', '--instr-atstart=no', '--smc-check=all-non-file']
+      await run(
+        'valgrind',
+        [...valgrind, `--callgrind-out-file=${dir}/out`, '--log-file=/dev/null', process.execPath, ...nodeFlags, tool],
+        { ...env, SERVER_SCRIPT: script, SCENARIOS: JSON.stringify([scenario]), UNDER_CALLGRIND: '1' },
+      )
+      // the dump asked for after the counted requests: one file per thread, out.1-01 the main thread's
+      const file = join(dir, 'out.1-01')
+      const summary = existsSync(file) ? /^summary: (\d+)$/m.exec(readFileSync(file, 'utf8'))?.[1] : undefined
+      counts.push(summary === undefined ? Number.NaN : Number(summary) / Number(env.COUNT_REQUESTS))
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   }
+  return counts
 }
 
 /** Bytes allocated per request of each scenario, from one plain run with V8's GC trace. */
@@ -151,8 +155,11 @@ export async function countRequests(settings: BenchSettings, log: (line: string)
   const env = { WARMUP_REQUESTS: String(warmupRequests), COUNT_REQUESTS: String(countRequests) }
 
   const servers: CountedServer[] = []
-  // `count:peers-json` counts one scenario, `count:peers` all five
-  const scenarios = peerScenarios.filter((scenario) => selected(settings, `count:peers-${scenario.id}`))
+  // `count:peers-json` counts one scenario, `count:peers` all five; the smoke form the first one
+  // selected (a cold route under callgrind takes seconds a request at first)
+  const scenarios = peerScenarios
+    .filter((scenario) => selected(settings, `count:peers-${scenario.id}`))
+    .slice(0, settings.smoke ? 1 : undefined)
   if (scenarios.length > 0) {
     for (const server of ['fastify', 'weft', 'express', 'hono']) {
       servers.push({ server, script: `peers-${server}`, scenarios })

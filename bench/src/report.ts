@@ -544,7 +544,7 @@ const method = [
   '- **API A over HTTP.** Baseline and candidate each run in three processes, alternate over 24 rounds of 1.5 s under autocannon, on one seeded database (PGlite, and PostgreSQL when `TEST_DATABASE_URL` is set); the two answers must list the same rows and paging figures.',
   '- **Servers run as users run Weft**: `src/servers/*.ts` transpiled to JavaScript on plain `node`, against the built packages, `NODE_ENV=production`, V8’s allocation-site pretenuring and memory reducer off for every server alike.',
   '- **Cost as the data grows** (`src/pg-scale.ts`) runs on a scratch database of the PostgreSQL server in `TEST_DATABASE_URL` (else a throwaway server), loaded with `INSERT … SELECT generate_series`, analysed, then timed in-process; EXPLAIN checks every allowed sort’s cursor query uses an index.',
-  '- The smoke form (`BENCH_SMOKE=1`) runs every step with tiny budgets (one process, one short round, 100 counted requests, 10^3 rows): it proves the code paths, its figures mean nothing.',
+  '- The smoke form (`BENCH_SMOKE=1`) runs every step with tiny budgets (one process, one short round, 100 counted requests of one peer route and of API A’s list, 10^3 rows): it proves the code paths, its figures mean nothing.',
 ]
 
 const rerun = [

@@ -12,7 +12,7 @@
 //   WARMUP_REQUESTS requests before counting, per scenario (default 2,000)
 //   COUNT_REQUESTS  counted requests per scenario (default 2,000)
 //   UNDER_CALLGRIND=1  turn callgrind's instrumentation on for the counted requests and dump after
-//                      each scenario (dump n = scenario n)
+//                      each scenario (src/instructions.ts gives one scenario per process: see there)
 //   COUNT_BYTES=1   (with --expose-gc) a full GC around the counted requests, V8's GC trace on
 //                   between them only; every scenario's trace is printed between BEGIN and END lines
 import { spawn } from 'node:child_process'
@@ -49,6 +49,9 @@ const sink = new Duplex({
 sink.remoteAddress = '127.0.0.1'
 sink.remotePort = 50000
 
+/** Answers outside 2xx (every counted one must succeed, as the first did). */
+let failed = 0
+
 /** One request of `scenario` through the server's listener; resolves when the answer is finished. */
 function once(scenario, body) {
   return new Promise((resolve) => {
@@ -66,6 +69,7 @@ function once(scenario, body) {
     res.assignSocket(sink)
     res.on('finish', () => {
       res.detachSocket(sink)
+      if (res.statusCode < 200 || res.statusCode >= 300) failed++
       resolve()
     })
     listener(req, res)
@@ -115,5 +119,6 @@ for (const scenario of scenarios) {
     setFlagsFromString('--no-trace-gc-nvp')
     write(`END ${scenario.id}\n`)
   }
+  if (failed > 0) throw new Error(`${process.env.SERVER_SCRIPT}: ${failed} answers to ${scenario.id} were not 2xx`)
 }
 process.exit(0)
