@@ -112,7 +112,7 @@ interface Target {
   app: FastifyInstance
   db: Db
   path: string
-  /** Adds rows `from + 1` to `to`. */
+  /** Adds rows `from + 1` to `to` (ANALYZE is the caller's). */
   grow(from: number, to: number): Promise<void>
   /** `{ sql, params }` of a cursor query for `sort`, built as the route builds it. */
   planApp: FastifyInstance
@@ -296,7 +296,6 @@ async function apiATarget(scratch: ScratchDatabase): Promise<Target> {
                (i * 7919) % 5000, (select min(id) from users),
                timestamptz '2026-01-01' + i * interval '1 second', timestamptz '2026-01-01' + i * interval '1 second'
         from generate_series(${from + 1}::bigint, ${to}::bigint) as i`)
-      await db.execute(sql`analyze products`)
     },
     async close() {
       await plans.close()
@@ -345,7 +344,6 @@ async function helperTarget(scratch: ScratchDatabase): Promise<Target> {
                case when i % 10 = 0 then null else ((i * 37) % 100000) / 100.0 end,
                true, timestamptz '2026-01-01' + i * interval '1 second'
         from generate_series(${from + 1}::bigint, ${to}::bigint) as i`)
-      await db.execute(sql`analyze products`)
     },
     async close() {
       await plans.close()
@@ -369,7 +367,11 @@ export async function runPgScale(settings: BenchSettings, log: (line: string) =>
     let loaded = 0
     for (const rows of sizes) {
       const loadStart = Date.now()
-      for (const target of targets) await target.grow(loaded, rows)
+      // in steps of 100,000 rows: API A's client sets a 10 s statement_timeout
+      for (const target of targets) {
+        for (let from = loaded; from < rows; from += 100_000) await target.grow(from, Math.min(rows, from + 100_000))
+        await target.db.execute(sql`analyze products`)
+      }
       loaded = rows
       result.loadSeconds.push((Date.now() - loadStart) / 1000)
       log(`  ${rows.toLocaleString('en-US')} rows loaded (${result.loadSeconds.at(-1)!.toFixed(1)} s)`)
@@ -414,7 +416,8 @@ export async function runPgScale(settings: BenchSettings, log: (line: string) =>
       )
     }
   } catch (error) {
-    result.skipped = `failed: ${(error as Error).message.split('\n')[0]}`
+    const cause = (error as Error & { cause?: Error }).cause
+    result.skipped = `failed: ${(error as Error).message.split('\n')[0]}${cause ? ` (${cause.message})` : ''}`
     log(`  ${result.skipped}`)
   } finally {
     for (const target of targets) await target.close().catch(() => {})
