@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import type { ComparisonResult, Round, SideResult } from './http/compare.js'
 import type { PeerRatio, PeerScenarioResult } from './http/peers.js'
+import type { CountResults } from './instructions.js'
 import type { PackageBenchResult } from './packages.js'
-import { type BenchResults, goalChecks, markdown } from './report.js'
+import { type BenchResults, charts, goalChecks, markdown } from './report.js'
 import { benchSettings } from './settings.js'
 
 function side(name: string, requestsPerSec: number, processes: number): SideResult {
@@ -67,9 +68,6 @@ const hello: ComparisonResult = {
   ratio: 0.99,
   ratioSpread: [0.95, 1.1],
   cpuRatio: 1.01,
-  goal: 0.95,
-  goalMet: true,
-  goalMetByCpu: true,
 }
 
 describe('markdown', () => {
@@ -78,20 +76,37 @@ describe('markdown', () => {
     expect(markdown(run([hello], 1))).toContain('over 1 server process per side')
   })
 
-  it('gives the middle half of the per-round ratios next to the median ratio', () => {
-    const table = markdown(run([hello], 3))
-    expect(table).toContain('| 0.99x (0.95–1.10) | 1.01x | ≥ 0.95x met (CPU: met) |')
-  })
-
-  it('lists an HTTP goal with both ratios', () => {
-    expect(markdown(run([hello], 3))).toContain('| (b) hello | ≥ 0.95x | 0.99x | met | 1.01x | met |')
+  it('gives the middle half of the per-round ratios next to the median ratio, and the CPU ratio', () => {
+    expect(markdown(run([hello], 3))).toContain('| 0.99x (0.95–1.10) | 1.01x |')
   })
 
   it('shows a comparison without a spread (a run from before it was recorded) with the ratio alone', () => {
     const { ratioSpread: _dropped, ...old } = hello
     expect(markdown(run([old], 3))).toContain('| 0.99x | 1.01x |')
   })
+
+  it('ends with the method and how to run it again, and stays short', () => {
+    const text = markdown(run([hello], 3))
+    expect(text).toContain('\n## Method\n')
+    expect(text).toContain('\n## Rerun\n')
+    expect(text.split('\n').length).toBeLessThan(400)
+  })
 })
+
+const counts: CountResults = {
+  counter: 'callgrind',
+  warmupRequests: 5000,
+  countRequests: 5000,
+  notes: [],
+  rows: [
+    { scenario: 'json', server: 'fastify', instructions: 88_096, bytes: 10_410 },
+    { scenario: 'json', server: 'weft', instructions: 88_937, bytes: 11_501 },
+    { scenario: 'json', server: 'express', instructions: 400_000, bytes: 30_000 },
+    { scenario: 'json', server: 'hono', instructions: 150_000, bytes: 20_000 },
+    { scenario: 'products', server: 'products-hand', instructions: 300_000, bytes: 40_000 },
+    { scenario: 'products', server: 'api-a', instructions: 290_000, bytes: 41_000 },
+  ],
+}
 
 describe('peer goals', () => {
   const ratio = (name: string, cpuRatio: number, required?: number): PeerRatio => ({
@@ -111,32 +126,73 @@ describe('peer goals', () => {
     pipelining: 10,
     sides: [{ ...side('bare Fastify', 30_000, 3), key: 'fastify' }],
     ratios: [
-      ratio('peers json: Weft vs bare Fastify', 0.59, 0.95),
+      ratio('peers json: Weft vs bare Fastify', 0.59),
       ratio('peers json: Weft vs Express 5', 3.2, 3),
       ratio('peers json: Weft vs Hono', 1.02, 1),
       ratio('peers json: control (bare Fastify vs itself)', 1.01),
     ],
     mismatches: [],
   }
-  const withPeers = (peers: PeerScenarioResult[]) => {
-    const base = run([], 3)
-    return { ...base, peers, goals: goalChecks({ ...base, peers }) }
+  const withPeers = (peers: PeerScenarioResult[], withCounts?: CountResults) => {
+    const base = { ...run([], 3), peers, ...(withCounts ? { counts: withCounts } : {}) }
+    return { ...base, goals: goalChecks(base) }
   }
 
-  it('writes one goal per peer, judged by the CPU-time ratio (the control is no goal)', () => {
-    expect(withPeers([json]).goals).toEqual([
-      expect.objectContaining({ name: 'peers json: Weft vs bare Fastify', required: 0.95, measured: 0.59, met: false }),
-      expect.objectContaining({ name: 'peers json: Weft vs Express 5', required: 3, measured: 3.2, met: true }),
-      expect.objectContaining({ name: 'peers json: Weft vs Hono', required: 1, measured: 1.02, met: true }),
+  it('judges Weft against bare Fastify by instructions, against Express 5 and Hono by CPU time', () => {
+    expect(withPeers([json], counts).goals).toEqual([
+      expect.objectContaining({
+        name: 'peers json: Weft vs bare Fastify',
+        required: 1,
+        by: 'instructions',
+        met: false,
+      }),
+      expect.objectContaining({
+        name: 'API A product list vs the hand-written Fastify route',
+        by: 'instructions',
+        met: true,
+      }),
+      expect.objectContaining({
+        name: 'peers json: Weft vs Express 5',
+        required: 3,
+        measured: 3.2,
+        by: 'cpu',
+        met: true,
+      }),
+      expect.objectContaining({ name: 'peers json: Weft vs Hono', required: 1, measured: 1.02, by: 'cpu', met: true }),
     ])
+    const [fastify, products] = withPeers([json], counts).goals
+    expect(fastify!.measured).toBeCloseTo(88_096 / 88_937, 6)
+    expect(products!.measured).toBeCloseTo(300_000 / 290_000, 6)
   })
 
-  it('shows each ratio with the middle half of its rounds, and the control beside them', () => {
-    const table = markdown(withPeers([json]))
-    expect(table).toContain('| peers json: Weft vs bare Fastify | ≥ 0.95x | 0.58x | | 0.59x (0.54–0.64) | **missed** |')
+  it('says the instruction goal was not measured when nothing was counted (no valgrind)', () => {
+    expect(withPeers([json]).goals[0]).toMatchObject({
+      name: 'peers json: Weft vs bare Fastify',
+      measured: undefined,
+      met: undefined,
+    })
+  })
+
+  it('writes a goal row with what it is judged by', () => {
+    const table = markdown(withPeers([json], counts))
+    expect(table).toContain('| peers json: Weft vs bare Fastify | ≥ 1x | 0.99x | instructions | **missed** |')
     expect(table).toContain(
-      '| JSON body | 0.59x (0.54–0.64) **<** 0.95x | 3.20x (3.15–3.25) ≥ 3x | 1.02x (0.97–1.07) ≥ 1x | 1.01x (0.96–1.06) |',
+      '| peers json: Weft vs Express 5 | ≥ 3x | 3.20x (3.15–3.25) | server CPU time (req/s: 3.19x) | met |',
     )
+  })
+
+  it('shows each CPU ratio with the middle half of its rounds, and the control beside them', () => {
+    expect(markdown(withPeers([json]))).toContain(
+      '| JSON body | 0.59x (0.54–0.64) | 3.20x (3.15–3.25) ≥ 3x | 1.02x (0.97–1.07) ≥ 1x | 1.01x (0.96–1.06) |',
+    )
+  })
+
+  it('lists instructions and bytes per server, each peer as a ratio to Weft', () => {
+    const table = markdown(withPeers([json], counts))
+    expect(table).toContain('| json | Weft | 88,937 |  | 11,501 |')
+    expect(table).toContain('|  | bare Fastify | 88,096 | 0.99x | 10,410 |')
+    expect(table).toContain('|  | API A | 290,000 | 1.03x | 41,000 |')
+    expect(table).toContain('![Peer instructions per request')
   })
 
   it('names the servers whose answers differ from Weft', () => {
@@ -145,8 +201,16 @@ describe('peer goals', () => {
   })
 
   it('leaves the measured figure out when the scenario did not run', () => {
-    const [goal] = withPeers([{ ...json, skipped: 'failed: Weft answered 500' }]).goals
-    expect(goal).toMatchObject({ measured: undefined })
+    const goals = withPeers([{ ...json, skipped: 'failed: Weft answered 500' }]).goals
+    expect(goals.find((goal) => goal.by === 'cpu')).toMatchObject({ measured: undefined })
+  })
+})
+
+describe('charts', () => {
+  it('draws the CPU and instruction ratios of the peers', () => {
+    const base = { ...run([], 3), counts }
+    const files = charts({ ...base, goals: [] }).map((chart) => chart.file)
+    expect(files).toEqual(['charts/peers-instructions.svg'])
   })
 })
 

@@ -1,15 +1,18 @@
-// `pnpm bench`: every package's micro-benchmarks, the in-repo micro-benchmarks, then the HTTP
-// comparisons; prints the tables and writes bench/results.json and bench/RESULTS.md
-// (the smoke form writes them under bench/.smoke/ instead, leaving the committed figures alone).
+// `pnpm bench`: every package's micro-benchmarks, the in-repo micro-benchmarks, instructions and
+// bytes per request, the HTTP comparisons, then the cost as the data grows on PostgreSQL; prints the
+// tables and writes bench/results.json, bench/RESULTS.md and bench/charts/ (the smoke form writes
+// them under bench/.smoke/ instead, leaving the committed figures alone).
 import { execFileSync, spawn } from 'node:child_process'
 import { mkdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { CompareContext, ComparisonResult } from './http/compare.js'
 import { comparePeers, type PeerScenarioResult, selectedPeerScenarios } from './http/peers.js'
 import { httpScenarios } from './http/scenarios.js'
+import { type CountResults, countRequests } from './instructions.js'
 import { machineInfo } from './machine.js'
 import type { MicroSuiteResult } from './micro/rounds.js'
 import { benchmarkedPackages, type PackageBenchResult, runPackageBench } from './packages.js'
+import { type PgScaleResult, runPgScale } from './pg-scale.js'
 import { type BenchResults, goalChecks, markdown, writeReports } from './report.js'
 import { benchSettings, selected } from './settings.js'
 
@@ -55,6 +58,12 @@ if (selected(settings, 'micro')) {
   micro = await runMicro()
 }
 
+let counts: CountResults | undefined
+if (selected(settings, 'count')) {
+  log('\n== instructions and bytes allocated per request (valgrind callgrind, V8 GC trace)')
+  counts = await countRequests(settings, log)
+}
+
 const http: ComparisonResult[] = []
 let peers: PeerScenarioResult[] = []
 const scenarios = httpScenarios(settings)
@@ -75,6 +84,12 @@ if (scenarios.length > 0 || peerScenarios.length > 0) {
   }
 }
 
+let pgScale: PgScaleResult | undefined
+if (selected(settings, 'pg-scale')) {
+  log('\n== cost as the data grows, on PostgreSQL')
+  pgScale = await runPgScale(settings, log)
+}
+
 const partial: Omit<BenchResults, 'goals'> = {
   smoke: settings.smoke,
   machine,
@@ -84,10 +99,12 @@ const partial: Omit<BenchResults, 'goals'> = {
   micro,
   http,
   peers,
+  ...(counts ? { counts } : {}),
+  ...(pgScale ? { pgScale } : {}),
 }
 const results: BenchResults = { ...partial, goals: goalChecks(partial) }
 writeReports(results, `${outDir}results.json`, `${outDir}RESULTS.md`)
-log(`\n${markdown(results)}\n\nwrote ${outDir}results.json and ${outDir}RESULTS.md`)
+log(`\n${markdown(results)}\nwrote ${outDir}results.json, ${outDir}RESULTS.md and ${outDir}charts/`)
 
 const failures = [
   ...packages.filter((item) => item.status === 'failed').map((item) => `@weft/${item.package}: ${item.note}`),
@@ -104,6 +121,10 @@ const failures = [
   ...peers
     .filter((item) => item.sides.some((side) => side.non2xx + side.errors > 0))
     .map((item) => `${item.id}: non-2xx answers or socket errors under load`),
+  ...(counts?.notes.filter((note) => !note.startsWith('valgrind not found') || !settings.smoke) ?? []).map(
+    (note) => `instructions: ${note}`,
+  ),
+  ...(pgScale?.skipped ? [`pg-scale: ${pgScale.skipped}`] : []),
 ]
 if (failures.length > 0) {
   log(`\nbenchmarks that could not run:\n${failures.map((item) => `- ${item}`).join('\n')}`)

@@ -2,7 +2,8 @@
 // do not move with the machine. CPU time on this shared 2-core VM moves by ±20 % between
 // processes and runs (bench/RESULTS.md); the instructions callgrind counts move by ±0.3 % from
 // one process to the next (run as below), and V8's GC trace gives the bytes allocated exactly.
-// Use it to see whether a change makes a route do less; `pnpm bench` says what that buys in time.
+// `pnpm bench` counts the peer servers' routes itself (src/instructions.ts, tools/count-server.mjs);
+// this tool counts the variants of one route side by side, to see whether a change makes it do less.
 //
 //   pnpm build && BENCH_SMOKE=1 BENCH_ONLY=http:peers-json pnpm bench  # compiles the servers the tools import
 //   node bench/tools/instructions.mjs in-process-json.mjs 'variant,...'

@@ -15,6 +15,7 @@ export async function serve(
   onClose?: () => Promise<void>,
 ): Promise<void> {
   await app.listen({ host: '127.0.0.1', port: 0 })
+  handOver(app.server)
   const { port } = app.server.address() as AddressInfo
   process.once('SIGTERM', () => {
     void app
@@ -41,6 +42,7 @@ export async function serveHttp(
   onClose?: () => Promise<void>,
 ): Promise<void> {
   if (!server.listening) await once(server, 'listening')
+  handOver(server)
   const { port } = server.address() as AddressInfo
   process.once('SIGTERM', () => {
     server.closeAllConnections()
@@ -49,4 +51,13 @@ export async function serveHttp(
     })
   })
   process.stdout.write(`READY ${JSON.stringify({ port, ...extra })}\n`)
+}
+
+/**
+ * Leaves the listening server where bench/tools/count-server.mjs finds it when it imports a server
+ * script: it hands requests to the server's `request` listener itself, without sockets, to count
+ * each route's instructions and bytes.
+ */
+function handOver(server: Server): void {
+  ;(globalThis as Record<symbol, unknown>)[Symbol.for('weft.bench.server')] = server
 }
