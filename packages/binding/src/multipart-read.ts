@@ -88,12 +88,12 @@ export function readMultipart(
       if (keep === undefined || keep(name, false)) list.push(text)
     })
     busboy.on('file', (name, stream, filename, encoding, mimetype) => {
+      // Every part, kept or dropped, fails when the body ends inside it; with no listener that
+      // error would be thrown outside the request.
+      stream.on('error', (error: Error) => fail(new MalformedMultipartError(error.message)))
       if (keep !== undefined && !keep(name, true)) {
         // listed without files, so that its name can still be checked
         file[name] ??= []
-        // A dropped part still fails when the body ends inside it; with no listener, that error
-        // would be thrown outside the request.
-        stream.on('error', (error: Error) => fail(new MalformedMultipartError(error.message)))
         stream.resume()
         return
       }
@@ -101,7 +101,6 @@ export function readMultipart(
       const chunks: Buffer[] = []
       stream.on('data', (chunk: Buffer) => chunks.push(chunk))
       stream.on('limit', () => fail(new MultipartLimitError('FST_REQ_FILE_TOO_LARGE')))
-      stream.on('error', (error: Error) => fail(new MalformedMultipartError(error.message)))
       stream.on('end', () => {
         openFiles--
         const buffer = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)

@@ -2,7 +2,9 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { multipart } from '../test/helpers.js'
+import { createConfig } from './config.js'
 import { bind, FileField, setParserDecoder, type WeftBindingOptions, weftBinding } from './index.js'
+import { weftPartValidator } from './route-validator.js'
 
 const Search = Type.Object({
   dryRun: Type.Boolean({ query: 'dry_run', default: false }),
@@ -264,8 +266,6 @@ describe('route schema validators', () => {
   // Fastify validates on its synchronous path when the validator answers at once; a promise
   // costs every request a trip through the microtask queue.
   it('answer a JSON body at once, with the bound value, and a form body with a promise', async () => {
-    const { weftPartValidator } = await import('./route-validator.js')
-    const { createConfig } = await import('./config.js')
     const Body = Type.Object({ dryRun: Type.Boolean({ json: 'dry_run', default: false }), n: Type.Integer() })
     const validate = weftPartValidator(Body, 'body', createConfig)
     const json = {
