@@ -71,6 +71,15 @@ describe.each(testDatabaseKinds())('GET /api/products: page, limit and offset on
     expect(res.json().meta.pagination).toMatchObject(applied)
   })
 
+  it('validates the query with its schema: an unknown parameter is named, a sort field not allowed is ignored', async () => {
+    const unknown = await list('colour=red&limit=2')
+    expect(outcome(unknown)).toEqual({ status: 400, code: 'VALIDATION_FAILED' })
+    expect(unknown.json().errors).toEqual([expect.objectContaining({ field: 'colour' })])
+    const res = await list('sort=weight,-amount&limit=2')
+    expect(res.statusCode).toBe(200)
+    expect(res.json().meta.pagination).toMatchObject({ limit: 2, sort: [{ field: 'amount', order: 'desc' }] })
+  })
+
   it('documents them as integers, what is clamped, and the 400 for anything else', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/docs/json' })).json()
     const operation = doc.paths['/api/products'].get

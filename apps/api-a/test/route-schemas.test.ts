@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Account, bearer, newUser, signUp, startApp, type TestApp } from './support.js'
 
@@ -61,5 +64,16 @@ describe('route schemas: one failure, one code', () => {
       data: null,
     })
     expect(log.codes().slice(before)).toEqual(['INVALID_ID'])
+  })
+})
+
+describe('route schemas: Fastify validates every one', () => {
+  it('has no route or app-wide validator that lets a schema through unchecked', () => {
+    const src = fileURLToPath(new URL('../src', import.meta.url))
+    const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'))
+    const overriding = files.filter((file) =>
+      /validatorCompiler|setValidatorCompiler/.test(readFileSync(join(src, file), 'utf8')),
+    )
+    expect(overriding).toEqual([])
   })
 })
