@@ -1,4 +1,4 @@
-import { routeRequest } from '@weft/binding'
+import { routeRequest, setParserDecoder } from '@weft/binding'
 import { handle } from '@weft/context'
 import { and, eq } from 'drizzle-orm'
 import type { FastifyPluginAsync } from 'fastify'
@@ -38,32 +38,37 @@ const ProductListEnvelope = SuccessEnvelopeSchema(
 export const productRoutes: FastifyPluginAsync<ProductRoutesOptions> = async (app, { db, cursorSecrets }) => {
   const list = listProducts(db, cursorSecrets)
 
-  app.get(
-    '/api/products',
-    {
-      // Values that are not integers are refused before the pagination hook, which clamps the integers;
-      // Fastify then validates the query against its schema, as on every other route.
-      onRequest: [integerQuery(['page', 'limit', 'offset']), list.hook],
-      schema: {
-        operationId: 'listProducts',
-        tags: ['products'],
-        summary: 'List products (page/limit/offset, sort, cursor)',
-        description:
-          'Page, limit and offset are integers in decimal digits (an optional sign): any integer is accepted and ' +
-          'clamped to what the server serves (see each parameter), and `meta.pagination` says which values were ' +
-          'applied. Anything else (`abc`, `1.5`, `1e3`, an empty value, a parameter given twice) is a 400 ' +
-          '`VALIDATION_FAILED` whose `errors[]` names the parameter, as is a parameter not listed here. Sort fields ' +
-          'that are not allowed are ignored.',
-        security: [],
-        querystring: ListProductsQuery,
-        response: responses(
-          { 200: { description: 'a page of products and how it was cut', body: ProductListEnvelope } },
-          ['VALIDATION_FAILED', 'INVALID_CURSOR', ...serverErrors],
-        ),
+  // The list reads only the parameters it knows: others are ignored (a link carrying tracking parameters still
+  // lists), while every other route refuses unknown keys (the app's decoder setting); so it has its own scope.
+  await app.register(async (lenient) => {
+    setParserDecoder(lenient, { ignoreUnknownKeys: true })
+    lenient.get(
+      '/api/products',
+      {
+        // Values that are not integers are refused before the pagination hook, which clamps the integers;
+        // Fastify then validates the query against its schema, as on every other route.
+        onRequest: [integerQuery(['page', 'limit', 'offset']), list.hook],
+        schema: {
+          operationId: 'listProducts',
+          tags: ['products'],
+          summary: 'List products (page/limit/offset, sort, cursor)',
+          description:
+            'Page, limit and offset are integers in decimal digits (an optional sign): any integer is accepted and ' +
+            'clamped to what the server serves (see each parameter), and `meta.pagination` says which values were ' +
+            'applied. Anything else (`abc`, `1.5`, `1e3`, an empty value, a parameter given twice) is a 400 ' +
+            '`VALIDATION_FAILED` whose `errors[]` names the parameter. Parameters not listed here and sort fields ' +
+            'that are not allowed are ignored.',
+          security: [],
+          querystring: ListProductsQuery,
+          response: responses(
+            { 200: { description: 'a page of products and how it was cut', body: ProductListEnvelope } },
+            ['VALIDATION_FAILED', 'INVALID_CURSOR', ...serverErrors],
+          ),
+        },
       },
-    },
-    async (request) => list.handler(request),
-  )
+      async (request) => list.handler(request),
+    )
+  })
 
   app.get(
     '/api/products/:id',
