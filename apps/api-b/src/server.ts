@@ -1,11 +1,11 @@
 import type { AddressInfo } from 'node:net'
 import { buildApp } from './app.js'
+import { DEVELOPMENT_SECRET_WARNING, ensureDevelopmentSecret } from './config/development-secret.js'
+import { loadEnvFile, SettingsError, settingsFromEnv } from './config/settings.js'
+import { TRUST_PROXY_TRUE_WARNING } from './config/trust-proxy.js'
 import { openDatabase } from './db/client.js'
 import { startupProblem } from './db/startup-errors.js'
-import { DEVELOPMENT_SECRET_WARNING, ensureDevelopmentSecret } from './development-secret.js'
 import { docsUrl } from './http/docs-ui.js'
-import { loadEnvFile, SettingsError, settingsFromEnv } from './settings.js'
-import { TRUST_PROXY_TRUE_WARNING } from './trust-proxy.js'
 
 loadEnvFile()
 const generatedSecret = ensureDevelopmentSecret()

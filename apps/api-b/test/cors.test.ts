@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SettingsError, settingsFromEnv } from '../src/settings.js'
+import { SettingsError, settingsFromEnv } from '../src/config/settings.js'
 import { bearer, newUser, registeredUser, TEST_SECRET, useTestApi } from './support.js'
 
 const app = 'https://app.example.com'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app.js'
+import { SettingsError, settingsFromEnv } from '../src/config/settings.js'
 import { openDatabase } from '../src/db/client.js'
-import { SettingsError, settingsFromEnv } from '../src/settings.js'
 import { testSettings } from './support.js'
 
 const goodSecret = 'k9Vd2-Qx7LmR4tZp8WcY1nB6hJ3sF0gA-u5Ee'

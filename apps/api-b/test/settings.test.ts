@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app.js'
+import { SettingsError, settingsFromEnv } from '../src/config/settings.js'
 import type { DatabaseHandle } from '../src/db/client.js'
-import { SettingsError, settingsFromEnv } from '../src/settings.js'
 import { TEST_SECRET, testSettings } from './support.js'
 
 describe('settings', () => {

@@ -4,9 +4,9 @@ import { createScratchDatabase, type ScratchDatabase, type TestDatabaseKind } fr
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll } from 'vitest'
 import { buildApp } from '../src/app.js'
+import { defaultSettings, type Settings } from '../src/config/settings.js'
 import { type DatabaseHandle, openDatabase } from '../src/db/client.js'
-import { defaultSettings, type Settings } from '../src/settings.js'
-import type { PublicUser } from '../src/users/schemas.js'
+import type { PublicUser } from '../src/schemas/users.js'
 
 /** 48 bytes: a valid secret. */
 export const TEST_SECRET = 'test-secret-that-is-long-enough-for-hs256-keys!!'

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app.js'
 import { createWorkLimit } from '../src/auth/work-limit.js'
+import { settingsFromEnv } from '../src/config/settings.js'
 import { openDatabase } from '../src/db/client.js'
-import { settingsFromEnv } from '../src/settings.js'
 import { newUser, TEST_SECRET, testSettings } from './support.js'
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5))

@@ -1,5 +1,5 @@
 import { settingsFromEnv as settingsFromEnvA } from '@weft/api-a/src/config/settings.ts'
-import { settingsFromEnv as settingsFromEnvB } from '@weft/api-b/src/settings.ts'
+import { settingsFromEnv as settingsFromEnvB } from '@weft/api-b/src/config/settings.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { registerA, startApiA } from '../src/apps/api-a.js'
 import { registerB, startApiB } from '../src/apps/api-b.js'

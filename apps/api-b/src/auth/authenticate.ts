@@ -1,8 +1,8 @@
 import { type Ctx, ctx } from '@weft/context'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { UserRow } from '../db/schema.js'
+import type { UsersRepository } from '../db/users.js'
 import { ApiErrors, invalidToken } from '../http/errors.js'
-import type { UsersRepository } from '../users/repository.js'
 import { type AccessClaims, ISSUER } from './tokens.js'
 
 /** Longer `Authorization` values are refused before any parsing (a real token is ~200 characters). */

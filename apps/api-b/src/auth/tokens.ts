@@ -1,7 +1,7 @@
 import fastifyJwt from '@fastify/jwt'
 import type { FastifyInstance } from 'fastify'
 import type { UserRow } from '../db/schema.js'
-import type { AccessToken } from '../users/schemas.js'
+import type { AccessToken } from '../schemas/users.js'
 
 /** Issuer written into and required from every token. */
 export const ISSUER = 'weft-api-b'

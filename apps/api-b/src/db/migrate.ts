@@ -1,4 +1,4 @@
-import { loadEnvFile } from '../settings.js'
+import { loadEnvFile } from '../config/settings.js'
 import { databaseSettingsFromEnv, openDatabase } from './client.js'
 
 // `node dist/db/migrate.js`: applies the committed migrations and exits (the container runs it

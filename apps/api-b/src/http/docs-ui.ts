@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
-import { withoutUpgradeInsecureRequests } from './security-headers.js'
+import { withoutUpgradeInsecureRequests } from './security.js'
 
 /**
  * Where a browser finds Swagger UI on the server listening at `address`: a wildcard address (`0.0.0.0`, `::`)

@@ -1,4 +1,4 @@
-import { patternMessages } from '../users/rules.js'
+import { patternMessages } from '../schemas/rules.js'
 import type { FieldError } from './envelope.js'
 
 /** One failed constraint as Fastify and @weft/binding's `ValidationError` report it (Ajv's shape). */

@@ -1,10 +1,10 @@
 import swagger from '@fastify/swagger'
 import { weftSwaggerTransform } from '@weft/binding'
 import type { FastifyInstance } from 'fastify'
-import { AccessToken, PublicUser } from '../users/schemas.js'
+import { headerComponents, referenceHeaders } from '../schemas/headers.js'
+import { AccessToken, PublicUser } from '../schemas/users.js'
 import { registerDocsUi } from './docs-ui.js'
 import { ErrorEnvelopeSchema, FieldErrorSchema } from './envelope.js'
-import { headerComponents, referenceHeaders } from './headers.js'
 
 /** The schemas the document names (`#/components/schemas/<$id>`); routes reference them with `Type.Ref`. */
 const sharedSchemas = [FieldErrorSchema, ErrorEnvelopeSchema, PublicUser, AccessToken]

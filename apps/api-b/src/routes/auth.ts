@@ -5,12 +5,12 @@ import { Type } from 'typebox'
 import { attemptKeys, type PasswordAttempts } from '../auth/attempts.js'
 import type { PasswordHasher } from '../auth/password.js'
 import { issueAccessToken } from '../auth/tokens.js'
+import type { UsersRepository } from '../db/users.js'
 import { noStore } from '../http/cache.js'
 import { SuccessEnvelopeSchema, success } from '../http/envelope.js'
 import { ApiErrors } from '../http/errors.js'
-import { bodyErrors, responses, serverErrors } from '../http/responses.js'
-import type { UsersRepository } from '../users/repository.js'
-import { LoginBody } from '../users/schemas.js'
+import { bodyErrors, responses, serverErrors } from '../schemas/responses.js'
+import { LoginBody } from '../schemas/users.js'
 
 export interface AuthRoutesOptions {
   repository: UsersRepository

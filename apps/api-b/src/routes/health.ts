@@ -4,7 +4,7 @@ import { Type } from 'typebox'
 import type { DatabaseHandle } from '../db/client.js'
 import { SuccessEnvelopeSchema, success } from '../http/envelope.js'
 import { unavailable } from '../http/errors.js'
-import { responses, serverErrors } from '../http/responses.js'
+import { responses, serverErrors } from '../schemas/responses.js'
 
 /** `GET /api/health`: 200 when the database answers, 503 (with `Retry-After`) when it does not. */
 export const healthRoutes: FastifyPluginAsync<{ database: DatabaseHandle }> = async (app, { database }) => {

@@ -1,4 +1,4 @@
-import { defaultSettings, type Settings } from '@weft/api-b/src/settings.ts'
+import { defaultSettings, type Settings } from '@weft/api-b/src/config/settings.ts'
 import type { FastifyInstance, FastifyServerOptions } from 'fastify'
 import { call, dataOf, suiteSecret } from './client.js'
 import { type InProcessApi, startInProcess } from './load.js'

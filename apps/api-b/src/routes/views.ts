@@ -1,5 +1,5 @@
 import type { UserRow } from '../db/schema.js'
-import type { PublicUser } from './schemas.js'
+import type { PublicUser } from '../schemas/users.js'
 
 /** The public representation of an account: an explicit allow-list, so no hash can slip out. */
 export function presentUser(row: UserRow): PublicUser {

@@ -1,5 +1,5 @@
 import { type TSchema, Type } from 'typebox'
-import { type ErrorCode, errorCatalogue } from './errors.js'
+import { type ErrorCode, errorCatalogue } from '../http/errors.js'
 import { type HeaderName, rateLimitHeaders, responseHeaders } from './headers.js'
 
 /** What any operation may answer, whatever the request. */

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
+import { type DatabaseSettings, databaseSettingsFromEnv } from '../db/client.js'
 import { parseCorsOrigins } from './cors-origins.js'
-import { type DatabaseSettings, databaseSettingsFromEnv } from './db/client.js'
 import { secretProblem } from './secret-strength.js'
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js'
 
@@ -179,7 +179,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
  * when it exists, else the repository root's. Returns the file loaded, if any.
  */
 export function loadEnvFile(): string | undefined {
-  const candidates = [new URL('../.env', import.meta.url), new URL('../../../.env', import.meta.url)]
+  const candidates = [new URL('../../.env', import.meta.url), new URL('../../../../.env', import.meta.url)]
   for (const candidate of candidates) {
     if (existsSync(candidate)) {
       process.loadEnvFile(candidate.pathname)

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm'
-import type { Database } from '../db/client.js'
-import { type UserRow, users } from '../db/schema.js'
+import type { Database } from './client.js'
+import { type UserRow, users } from './schema.js'
 
 /** The columns a new account needs; the password already hashed and the email normalised. */
 export interface NewUser {
