@@ -22,7 +22,7 @@ import { selected } from './settings.js'
 export interface CountRow {
   /** `hello`, `negotiation`, `query`, `json`, `pagination` (the peers), `products` (API A). */
   scenario: string
-  /** `fastify`, `weft`, `express`, `hono`; `products-hand`, `api-a`. */
+  /** `fastify`, `weft`, `express`, `hono`, `weft-schema` (query only); `products-hand`, `api-a`. */
   server: string
   /** Main thread's instructions per request; undefined without valgrind. */
   instructions?: number | undefined
@@ -164,6 +164,10 @@ export async function countRequests(settings: BenchSettings, log: (line: string)
     for (const server of ['fastify', 'weft', 'express', 'hono']) {
       servers.push({ server, script: `peers-${server}`, scenarios })
     }
+    // the query validated through the route schema (Weft in Fastify's validation phase), against
+    // bare Fastify's `/search`, whose schema Fastify's Ajv validates
+    const query = scenarios.filter((scenario) => scenario.id === 'query')
+    if (query.length > 0) servers.push({ server: 'weft-schema', script: 'peers-weft-schema', scenarios: query })
   }
   let database: BenchDatabase | undefined
   if (selected(settings, 'count:products')) {

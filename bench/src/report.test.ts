@@ -3,7 +3,7 @@ import type { ComparisonResult, Round, SideResult } from './http/compare.js'
 import type { PeerRatio, PeerScenarioResult } from './http/peers.js'
 import type { CountResults } from './instructions.js'
 import type { PackageBenchResult } from './packages.js'
-import { type BenchResults, charts, goalChecks, markdown } from './report.js'
+import { type BenchResults, charts, countsMarkdown, goalChecks, markdown } from './report.js'
 import { benchSettings } from './settings.js'
 
 function side(name: string, requestsPerSec: number, processes: number): SideResult {
@@ -227,20 +227,38 @@ describe('package goals', () => {
   })
   const checks = (ratios: Record<string, number>) => goalChecks({ ...run([], 3), packages: [binding(ratios)] })
 
-  it('gives the binding route goal a row of its own, judged by the smaller of its two routes', () => {
-    const rows = checks({
-      'bind().query() / (qs + Ajv)': 2.4,
-      'route bind() / route Fastify schema': 1.02,
-      'route bind(), multipart: false / route Fastify schema': 0.97,
-    })
-    expect(rows.map((row) => row.name)).toEqual([
-      '@weft/binding: bind().query() vs qs + validator',
-      '@weft/binding: route with bind() vs route with Fastify querystring schema',
-    ])
-    expect(rows[1]).toMatchObject({ required: 1, measured: 0.97, met: false })
+  it('has no ops/s row for the route comparison: it is judged by instructions', () => {
+    const rows = checks({ 'bind().query() / (qs + Ajv)': 2.4, 'route bind() / route Fastify schema': 0.93 })
+    expect(rows.map((row) => row.name)).toEqual(['@weft/binding: bind().query() vs qs + validator'])
+  })
+})
+
+describe('the route schema goal', () => {
+  const query = (schema?: number): CountResults => ({
+    ...counts,
+    rows: [
+      { scenario: 'query', server: 'fastify', instructions: 120_000, bytes: 9_000 },
+      { scenario: 'query', server: 'weft', instructions: 100_000, bytes: 8_000 },
+      ...(schema === undefined
+        ? []
+        : [{ scenario: 'query', server: 'weft-schema', instructions: schema, bytes: 7_000 }]),
+    ],
+  })
+  const goal = (withCounts: CountResults) =>
+    goalChecks({ ...run([], 3), counts: withCounts }).find((row) => row.name.includes('route schema'))
+
+  it('judges the route validated through Weft against bare Fastify’s Ajv route by instructions', () => {
+    expect(goal(query(96_000))).toMatchObject({ required: 1, by: 'instructions', met: true })
+    expect(goal(query(96_000))!.measured).toBeCloseTo(120_000 / 96_000, 6)
+    expect(goal(query(130_000))).toMatchObject({ met: false })
   })
 
-  it('says nothing was measured when the route ratios are missing', () => {
-    expect(checks({ 'bind().query() / (qs + Ajv)': 2.4 })[1]).toMatchObject({ measured: undefined })
+  it('says it was not measured when the route was not counted', () => {
+    expect(goal(query())).toMatchObject({ measured: undefined, met: undefined })
+  })
+
+  it('lists the route schema server under the query scenario, as bare Fastify ÷ it', () => {
+    const table = countsMarkdown(query(96_000)).join('\n')
+    expect(table).toContain('|  | Weft, route schema (bare Fastify ÷ it) | 96,000 | 1.25x | 7,000 |')
   })
 })

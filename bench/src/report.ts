@@ -119,6 +119,16 @@ export function goalChecks(results: Omit<BenchResults, 'goals'>): GoalCheck[] {
       met: judged(measured, 1),
     })
   }
+  if (counted.has('query')) {
+    const measured = instructionRatio(results.counts, 'query', 'fastify', 'weft-schema')
+    checks.push({
+      name: 'peers query through the route schema: Weft vs Fastify’s Ajv',
+      required: 1,
+      measured,
+      by: 'instructions',
+      met: judged(measured, 1),
+    })
+  }
   if (results.counts?.rows.some((row) => row.scenario === productsScenario.id) || results.http.length > 0) {
     const measured = instructionRatio(results.counts, productsScenario.id, 'products-hand', 'api-a')
     checks.push({
@@ -412,10 +422,19 @@ export function peersMarkdown(
 }
 
 /** Instructions and bytes per request of every counted server. */
+const hasRow = (counts: CountResults, scenario: string, server: string) =>
+  counts.rows.some((row) => row.scenario === scenario && row.server === server)
+
 export function countsMarkdown(counts: CountResults, pictures: ReturnType<typeof charts> = []): string[] {
   const scenarios = [...new Set(counts.rows.map((row) => row.scenario))]
   const servers = (scenario: string) =>
-    scenario === productsScenario.id ? ['products-hand', 'api-a'] : ['weft', ...countedPeers.map((p) => p.server)]
+    scenario === productsScenario.id
+      ? ['products-hand', 'api-a']
+      : [
+          'weft',
+          ...countedPeers.map((p) => p.server),
+          ...(hasRow(counts, scenario, 'weft-schema') ? ['weft-schema'] : []),
+        ]
   const names: Record<string, string> = {
     weft: 'Weft',
     fastify: 'bare Fastify',
@@ -423,6 +442,7 @@ export function countsMarkdown(counts: CountResults, pictures: ReturnType<typeof
     hono: 'Hono',
     'products-hand': 'hand-written Fastify',
     'api-a': 'API A',
+    'weft-schema': 'Weft, route schema (bare Fastify ÷ it)',
   }
   const lines = [
     '### Instructions and bytes allocated per request',
@@ -444,7 +464,9 @@ export function countsMarkdown(counts: CountResults, pictures: ReturnType<typeof
           ? ''
           : scenario === productsScenario.id
             ? ratio(instructionRatio(counts, scenario, first!, server))
-            : ratio(instructionRatio(counts, scenario, server))
+            : server === 'weft-schema'
+              ? ratio(instructionRatio(counts, scenario, 'fastify', server))
+              : ratio(instructionRatio(counts, scenario, server))
       lines.push(
         `| ${index === 0 ? (scenario === productsScenario.id ? productsScenario.title : scenario) : ''} | ${names[server] ?? server} | ` +
           `${n(countOf(counts, scenario, server, 'instructions'))} | ${ratioCell} | ${n(countOf(counts, scenario, server, 'bytes'))} |`,
