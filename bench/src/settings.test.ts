@@ -58,3 +58,14 @@ describe('selected', () => {
     expect(selected(benchSettings({}), 'http:a-control')).toBe(true)
   })
 })
+
+describe('a part of a step', () => {
+  it('selects the step that holds it, and only that part within it', () => {
+    const settings = benchSettings({ BENCH_ONLY: 'count:peers-query' })
+    expect(selected(settings, 'count')).toBe(true)
+    expect(selected(settings, 'count:peers-query')).toBe(true)
+    expect(selected(settings, 'count:peers-json')).toBe(false)
+    expect(selected(settings, 'count:products')).toBe(false)
+    expect(selected(settings, 'micro')).toBe(false)
+  })
+})

@@ -59,10 +59,13 @@ export function benchSettings(env: NodeJS.ProcessEnv = process.env): BenchSettin
   }
 }
 
-/** Whether a group (`micro`, `packages`, `http:a`...) is selected by `BENCH_ONLY`. */
+/**
+ * Whether a group (`micro`, `packages`, `http:a`...) is selected by `BENCH_ONLY`: named itself or by
+ * a prefix (`http:c` selects `http:c1`), or holding a part named (`count:peers-json` selects `count`).
+ */
 export function selected(settings: BenchSettings, group: string): boolean {
   if (settings.only.length === 0) return true
-  return settings.only.some((item) => group.startsWith(item))
+  return settings.only.some((item) => group.startsWith(item) || item.startsWith(`${group}:`))
 }
 
 function positive(raw: string | undefined): number | undefined {

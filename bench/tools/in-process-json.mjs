@@ -18,6 +18,14 @@ import { orchestrate, routeOnce, runWorker } from './in-process-harness.mjs'
 
 const body = Buffer.from(itemBody)
 
+/** `Item` with each field tagged with its JSON name: a route schema Weft validates and binds. */
+const TaggedItem = {
+  ...Item,
+  properties: Object.fromEntries(
+    Object.entries(Item.properties).map(([name, field]) => [name, { ...field, json: name }]),
+  ),
+}
+
 /** The routes compared; the first one given is the baseline. */
 const variants = {
   'fastify schema.body': (app) => {
@@ -252,6 +260,15 @@ const variants = {
       '/items',
       { schema: { body: Item } },
       handle(async (c) => c.status(201).json(c.request().body)),
+    )
+  },
+  'handle() + Weft route schema (json tags) + c.json(request.body)': async (app) => {
+    await app.register(weftContext)
+    await app.register(weftBinding)
+    app.post(
+      '/items',
+      { schema: { body: TaggedItem } },
+      handle((c) => c.status(201).json(c.request().body)),
     )
   },
   'handle() + await bind(request).json()': async (app) => {
