@@ -421,10 +421,10 @@ export function peersMarkdown(
   return lines
 }
 
-/** Instructions and bytes per request of every counted server. */
 const hasRow = (counts: CountResults, scenario: string, server: string) =>
   counts.rows.some((row) => row.scenario === scenario && row.server === server)
 
+/** Instructions and bytes per request of every counted server. */
 export function countsMarkdown(counts: CountResults, pictures: ReturnType<typeof charts> = []): string[] {
   const scenarios = [...new Set(counts.rows.map((row) => row.scenario))]
   const servers = (scenario: string) =>

@@ -13,18 +13,13 @@ import { bind, weftBinding } from '@weft/binding'
 import { handle, weftContext } from '@weft/context'
 import Fastify from 'fastify'
 import { Compile } from 'typebox/compile'
-import { Item, itemBody } from '../.tmp/servers/peers-shared.js'
+import { Item, itemBody, taggedByName } from '../.tmp/servers/peers-shared.js'
 import { orchestrate, routeOnce, runWorker } from './in-process-harness.mjs'
 
 const body = Buffer.from(itemBody)
 
-/** `Item` with each field tagged with its JSON name: a route schema Weft validates and binds. */
-const TaggedItem = {
-  ...Item,
-  properties: Object.fromEntries(
-    Object.entries(Item.properties).map(([name, field]) => [name, { ...field, json: name }]),
-  ),
-}
+/** `Item` as a Weft route schema: each field tagged with its JSON name. */
+const TaggedItem = taggedByName(Item, 'json')
 
 /** The routes compared; the first one given is the baseline. */
 const variants = {

@@ -2,7 +2,7 @@
 // for Weft, Fastify and Ajv; zod for Hono, the validator Hono users reach for), the 10,000 rows the
 // pagination route lists from memory, and the body of the negotiated answer. Same data, same rules:
 // only the framework differs.
-import { Type } from 'typebox'
+import { type TObject, Type } from 'typebox'
 import { z } from 'zod'
 
 /** The negotiated body: `text/html` wins with Chrome's Accept, as `<p>` + text + `</p>`. */
@@ -62,6 +62,17 @@ export const Search = Type.Object({
   limit: Type.Integer({ minimum: 1, maximum: 100 }),
   sort: Type.String({ enum: ['price', '-price', 'name', '-name'] }),
 })
+
+/**
+ * `schema` with each field tagged with its own name under `tag` (`query`, `json`): the same schema
+ * as a Weft route schema, which Fastify then validates and binds through Weft.
+ */
+export function taggedByName<T extends TObject>(schema: T, tag: 'query' | 'json'): T {
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties).map(([name, field]) => [name, { ...field, [tag]: name }]),
+  )
+  return { ...schema, properties } as T
+}
 
 /** Hono's query validator gives a string for a key seen once and an array for a repeated one. */
 const list = z.union([z.array(z.string()), z.string().transform((value) => [value])]).pipe(z.array(z.string()).max(10))

@@ -3,16 +3,10 @@
 // phase. Counted against bare Fastify's `/search` (the same schema, validated by Fastify's Ajv).
 import { weftBinding } from '@weft/binding'
 import Fastify from 'fastify'
-import { Type } from 'typebox'
-import { Search } from './peers-shared.js'
+import { Search, taggedByName } from './peers-shared.js'
 import { serve } from './serve.js'
 
-/** `Search` with each field tagged with its query name: a route schema Weft binds. */
-const TaggedSearch = Type.Object(
-  Object.fromEntries(
-    Object.entries(Search.properties).map(([name, field]) => [name, { ...field, query: name }]),
-  ) as unknown as typeof Search.properties,
-)
+const TaggedSearch = taggedByName(Search, 'query')
 
 const app = Fastify({ logger: false })
 await app.register(weftBinding)
