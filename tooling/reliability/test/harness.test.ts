@@ -7,6 +7,7 @@ import { checkApiEnvelope, checkFastifyError } from '../src/fuzz/checks.js'
 import { prototypeGuard } from '../src/fuzz/guards.js'
 import { cursorPayload, cursorSigner } from '../src/fuzz/inputs/signed-cursor.js'
 import { gcDropCount, rssAfterWarmup } from '../src/load/runner.js'
+import { finalStatus } from '../src/shutdown/in-flight.js'
 import { buildTestApp, testAppCursorSecret } from '../src/test-app/app.js'
 
 const get = { method: 'GET' as const, url: '/', headers: {} }
@@ -133,5 +134,13 @@ describe("the load test's RSS reference", () => {
     const reference = rssAfterWarmup(warmup)
     expect(reference / MiB).toBe(287)
     expect((286 * MiB - reference) / reference).toBeLessThan(0.1)
+  })
+})
+
+describe('the held request', () => {
+  it('reads the final status after an interim 100 Continue', () => {
+    expect(finalStatus('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\ncontent-length: 2\r\n\r\n{}')).toBe(201)
+    expect(finalStatus('HTTP/1.1 503 Service Unavailable\r\n\r\n')).toBe(503)
+    expect(finalStatus('HTTP/1.1 100 Continue\r\n\r\n')).toBeUndefined()
   })
 })
