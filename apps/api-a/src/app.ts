@@ -1,21 +1,22 @@
+import { fastifyTrustProxy } from '@weft/api-shared/config/trust-proxy'
+import { clientErrorHandler } from '@weft/api-shared/http/client-errors'
+import { installCors } from '@weft/api-shared/http/cors'
+import { installHandlerTimeout } from '@weft/api-shared/http/handler-timeout'
+import { closeSilentConnections } from '@weft/api-shared/http/idle-connections'
+import { installTextGuard } from '@weft/api-shared/http/text-guard'
 import { weftBinding } from '@weft/binding'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { memoryAttemptCounter } from './auth/attempts.js'
 import { auth } from './auth/plugin.js'
 import type { Settings } from './config/settings.js'
-import { fastifyTrustProxy } from './config/trust-proxy.js'
 import type { DatabaseHandle } from './db/client.js'
-import { clientErrorHandler } from './http/client-errors.js'
-import { installCors } from './http/cors.js'
 import { installDocs } from './http/docs.js'
 import { frameworkErrors, installErrorHandling } from './http/error-handler.js'
-import { installHandlerTimeout } from './http/handler-timeout.js'
-import { closeSilentConnections } from './http/idle-connections.js'
+import { validationFailed } from './http/errors.js'
 import { installJsonBodies } from './http/json-body.js'
 import { redactedPaths } from './http/logging.js'
 import { installNotFound } from './http/not-found.js'
 import { installSecurity } from './http/security.js'
-import { installTextGuard } from './http/text-guard.js'
 import { sharedRateLimitStore } from './limits/rate-limit-store.js'
 import { connectRedis, outageLog } from './limits/redis.js'
 import { redisAttemptCounter } from './limits/redis-attempts.js'
@@ -108,7 +109,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installErrorHandling(app)
   installNotFound(app, routerOptions)
   installHandlerTimeout(app, settings.handlerTimeoutMs)
-  installTextGuard(app)
+  installTextGuard(app, validationFailed, { multiLineFields: new Set(['description']) })
   installJsonBodies(app)
   app.decorate('draining', false)
   const shared = sharedLimits(app, settings)

@@ -1,14 +1,14 @@
 import type { AddressInfo } from 'node:net'
+import { DEVELOPMENT_SECRET_WARNING, ensureDevelopmentSecret } from '@weft/api-shared/config/development-secret'
+import { envFilesOf, loadEnvFile } from '@weft/api-shared/config/env-file'
+import { TRUST_PROXY_TRUE_WARNING } from '@weft/api-shared/config/trust-proxy'
+import { startupProblem } from '@weft/api-shared/db/startup-errors'
 import { buildApp } from './app.js'
-import { DEVELOPMENT_SECRET_WARNING, ensureDevelopmentSecret } from './config/development-secret.js'
-import { loadEnvFile } from './config/env-file.js'
 import { SettingsError, settingsFromEnv } from './config/settings.js'
-import { TRUST_PROXY_TRUE_WARNING } from './config/trust-proxy.js'
 import { databaseSettingsFromEnv, openDatabase } from './db/client.js'
-import { startupProblem } from './db/startup-errors.js'
 import { docsUrl } from './http/docs.js'
 
-loadEnvFile()
+loadEnvFile(envFilesOf(new URL('../', import.meta.url)))
 const generatedSecret = ensureDevelopmentSecret()
 
 let settings: ReturnType<typeof settingsFromEnv>

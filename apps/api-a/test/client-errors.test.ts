@@ -1,7 +1,7 @@
 import type { AddressInfo, Socket } from 'node:net'
+import { clientErrorHandler } from '@weft/api-shared/http/client-errors'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { clientErrorHandler } from '../src/http/client-errors.js'
 import { rawRequest } from './raw-http.js'
 import { startApp, type TestApp } from './support.js'
 

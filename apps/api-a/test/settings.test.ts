@@ -1,8 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadEnvFile } from '../src/config/env-file.js'
 import { SettingsError, settingsFromEnv } from '../src/config/settings.js'
 import { databaseSettingsFromEnv } from '../src/db/client.js'
 
@@ -79,28 +75,6 @@ describe('databaseSettingsFromEnv', () => {
       DB_NAME: 'shop',
     })
     expect(settings).toEqual({ kind: 'postgres', url: 'postgres://api:p%40ss%20word@db:5433/shop' })
-  })
-})
-
-describe('loadEnvFile', () => {
-  it('loads the first file that exists, without overriding the environment', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'api-a-env-'))
-    const file = join(dir, '.env')
-    writeFileSync(file, 'API_A_TEST_FROM_FILE=file\nAPI_A_TEST_PRESET=file\n')
-    process.env.API_A_TEST_PRESET = 'env'
-    try {
-      expect(loadEnvFile([join(dir, 'missing.env'), file])).toBe(file)
-      expect(process.env.API_A_TEST_FROM_FILE).toBe('file')
-      expect(process.env.API_A_TEST_PRESET).toBe('env')
-    } finally {
-      delete process.env.API_A_TEST_FROM_FILE
-      delete process.env.API_A_TEST_PRESET
-      rmSync(dir, { recursive: true, force: true })
-    }
-  })
-
-  it('loads nothing when no file exists', () => {
-    expect(loadEnvFile(['/nonexistent/.env'])).toBeUndefined()
   })
 })
 

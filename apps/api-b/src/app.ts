@@ -1,5 +1,11 @@
 import helmet from '@fastify/helmet'
 import rateLimit from '@fastify/rate-limit'
+import { fastifyTrustProxy } from '@weft/api-shared/config/trust-proxy'
+import { clientErrorHandler } from '@weft/api-shared/http/client-errors'
+import { installCors } from '@weft/api-shared/http/cors'
+import { installHandlerTimeout } from '@weft/api-shared/http/handler-timeout'
+import { closeSilentConnections } from '@weft/api-shared/http/idle-connections'
+import { installTextGuard } from '@weft/api-shared/http/text-guard'
 import { weftBinding } from '@weft/binding'
 import { weftContext } from '@weft/context'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
@@ -8,21 +14,15 @@ import { createPasswordHasher, SCRYPT_CONCURRENCY } from './auth/password.js'
 import { registerTokens } from './auth/tokens.js'
 import { createWorkLimit } from './auth/work-limit.js'
 import { checkSettings, type Settings } from './config/settings.js'
-import { fastifyTrustProxy } from './config/trust-proxy.js'
 import type { DatabaseHandle } from './db/client.js'
 import { usersRepository } from './db/users.js'
-import { clientErrorHandler } from './http/client-errors.js'
-import { installCors } from './http/cors.js'
 import { frameworkErrors, installErrorHandling } from './http/error-handler.js'
-import { messages, rateLimited } from './http/errors.js'
-import { installHandlerTimeout } from './http/handler-timeout.js'
-import { closeSilentConnections } from './http/idle-connections.js'
+import { messages, rateLimited, validationFailed } from './http/errors.js'
 import { installJsonBodies } from './http/json-body.js'
 import { loggerOptions } from './http/logging.js'
 import { installNotFound } from './http/not-found.js'
 import { registerOpenApi } from './http/openapi.js'
 import { helmetOptions } from './http/security.js'
-import { installTextGuard } from './http/text-guard.js'
 import { authRoutes } from './routes/auth.js'
 import { healthRoutes } from './routes/health.js'
 import { userRoutes } from './routes/users.js'
@@ -91,7 +91,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerOpenApi(app)
   installErrorHandling(app)
   installHandlerTimeout(app, settings.handlerTimeoutMs)
-  installTextGuard(app)
+  // One problem per answer: API B names the first field at fault.
+  installTextGuard(app, ([first]) => validationFailed(first.field, first.rule, first.message), { max: 1 })
   installJsonBodies(app)
 
   const repository = usersRepository(options.database.db)

@@ -1,6 +1,6 @@
 import type { AddressInfo, Socket } from 'node:net'
+import { clientErrorHandler } from '@weft/api-shared/http/client-errors'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
-import { clientErrorHandler } from '../src/http/client-errors.js'
 import { rawRequest } from './raw-http.js'
 import { useTestApi } from './support.js'
 

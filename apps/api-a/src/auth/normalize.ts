@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer'
+import { MAX_PASSWORD_BYTES } from '@weft/api-shared/schemas/rules'
 import { validationFailed } from '../http/errors.js'
-import { MAX_PASSWORD_BYTES } from '../schemas/rules.js'
 
 /** Emails are compared and stored trimmed and lower-cased. */
 export const normalizeEmail = (email: string) => email.trim().toLowerCase()

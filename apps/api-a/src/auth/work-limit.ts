@@ -1,38 +1,10 @@
+import * as shared from '@weft/api-shared/auth/work-limit'
 import { unavailable } from '../http/errors.js'
 
-/**
- * Runs at most `concurrency` tasks at once, the others waiting in arrival order; more than `maxWaiting`
- * waiting tasks answer 503. Bounds the scrypt work (32 MiB and ~100 ms of a libuv thread each) so a burst
- * of password checks cannot take every thread and starve other requests (or other users' logins) of them.
- */
-export interface WorkLimit {
-  run<T>(task: () => Promise<T>): Promise<T>
-}
+export type { WorkLimit } from '@weft/api-shared/auth/work-limit'
 
-export function createWorkLimit(concurrency: number, maxWaiting: number): WorkLimit {
-  let running = 0
-  const waiting: (() => void)[] = []
-  const release = () => {
-    const next = waiting.shift()
-    if (next) next()
-    else running--
-  }
-  return {
-    async run(task) {
-      if (running >= concurrency) {
-        if (waiting.length >= maxWaiting) {
-          throw unavailable(1, 'too many password checks in progress; retry in 1 s')
-        }
-        // The slot is handed over by `release` without being freed, so no newcomer can overtake.
-        await new Promise<void>((resolve) => waiting.push(resolve))
-      } else {
-        running++
-      }
-      try {
-        return await task()
-      } finally {
-        release()
-      }
-    },
-  }
-}
+/** The bound on password-hashing work (`@weft/api-shared`); a full queue answers 503 UNAVAILABLE, retry in 1 s. */
+export const createWorkLimit = (concurrency: number, maxWaiting: number) =>
+  shared.createWorkLimit(concurrency, maxWaiting, () =>
+    unavailable(1, 'too many password checks in progress; retry in 1 s'),
+  )

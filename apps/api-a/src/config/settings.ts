@@ -1,6 +1,6 @@
-import { parseCorsOrigins } from './cors-origins.js'
-import { secretProblem } from './secret-strength.js'
-import { parseTrustProxy, type TrustProxy } from './trust-proxy.js'
+import { parseCorsOrigins } from '@weft/api-shared/config/cors-origins'
+import { secretProblem } from '@weft/api-shared/config/secret-strength'
+import { parseTrustProxy, type TrustProxy } from '@weft/api-shared/config/trust-proxy'
 
 /** Everything the API reads from its environment, parsed once at start-up. */
 export interface Settings {
@@ -65,7 +65,7 @@ export class SettingsError extends Error {
   override name = 'SettingsError'
 }
 
-export { MIN_SECRET_BYTES } from './secret-strength.js'
+export { MIN_SECRET_BYTES } from '@weft/api-shared/config/secret-strength'
 
 function integer(env: NodeJS.ProcessEnv, key: string, fallback: number, min: number): number {
   const raw = env[key]

@@ -1,94 +1,26 @@
-import { PGlite } from '@electric-sql/pglite'
+import * as shared from '@weft/api-shared/db/client'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
-import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
-import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator'
-import postgres from 'postgres'
 import * as schema from './schema.js'
+
+export type { DatabaseSettings } from '@weft/api-shared/db/client'
 
 /** The drizzle database, whichever driver is underneath. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>
+export type DatabaseHandle = shared.DatabaseHandle<Database>
 
-/** Where the data lives: a PostgreSQL server, or the embedded PGlite database (a folder, or memory). */
-export type DatabaseSettings = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir?: string }
-
-export interface DatabaseHandle {
-  db: Database
-  settings: DatabaseSettings
-  /** A log-safe description (no password). */
-  description: string
-  /** Applies the committed migrations in `drizzle/`. */
-  migrate(): Promise<void>
-  close(): Promise<void>
+const appFolder = new URL('../../', import.meta.url)
+const options: shared.DatabaseOptions<typeof schema> = {
+  schema,
+  appFolder,
+  migrationLock: 'weft:api-a:migrations',
+  maxLifetime: 30 * 60,
+  connection: { statement_timeout: 10_000, lock_timeout: 5_000, idle_in_transaction_session_timeout: 30_000 },
 }
 
-const migrationsFolder = new URL('../../drizzle', import.meta.url).pathname
+/** The database settings of the environment (`.pglite/` of this app when none is set). */
+export const databaseSettingsFromEnv = (env: NodeJS.ProcessEnv = process.env) =>
+  shared.databaseSettingsFromEnv(env, appFolder)
 
-/**
- * Reads the database settings from the environment: `DATABASE_URL`, or `DB_HOST`/`DB_PORT`/`DB_USER`/
- * `DB_PASSWORD`/`DB_NAME`. With none of them the embedded database is used (in `PGLITE_DIR`, else
- * `.pglite/` next to the app).
- */
-export function databaseSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseSettings {
-  if (env.DATABASE_URL) return { kind: 'postgres', url: env.DATABASE_URL }
-  const keys = ['DB_HOST', 'DB_PORT', 'DB_USER', 'DB_PASSWORD', 'DB_NAME'] as const
-  if (keys.some((key) => env[key])) {
-    const url = new URL('postgres://localhost')
-    url.hostname = env.DB_HOST || 'localhost'
-    url.port = env.DB_PORT || '5432'
-    url.username = encodeURIComponent(env.DB_USER || 'postgres')
-    url.password = encodeURIComponent(env.DB_PASSWORD || '')
-    url.pathname = `/${encodeURIComponent(env.DB_NAME || 'postgres')}`
-    return { kind: 'postgres', url: url.toString() }
-  }
-  return { kind: 'pglite', dataDir: env.PGLITE_DIR || new URL('../../.pglite', import.meta.url).pathname }
-}
-
-/** Opens the database the settings describe. */
-export async function openDatabase(settings: DatabaseSettings): Promise<DatabaseHandle> {
-  if (settings.kind === 'postgres') {
-    // Bounded waits: a dead or unreachable server fails requests fast (503) instead of hanging them.
-    const client = postgres(settings.url, {
-      max: 10,
-      connect_timeout: 5,
-      // No array-type lookup on each new connection: no column is an array, and postgres.js 3.4.9 runs
-      // that lookup with its promise dropped, so a lookup cancelled by statement_timeout or cut by a
-      // restart is an unhandled rejection that ends the process (porsager/postgres#1192, #1205).
-      fetch_types: false,
-      // During an outage, queries wait for their connection's next reconnect attempt; postgres.js's
-      // default backoff grows to 20 s, which held requests for 10-18 s. Retrying at most a second
-      // apart makes them fail fast (503) and the pool recover within a second of the server.
-      backoff: (attempt: number) => Math.min(0.05 * 2 ** attempt, 1),
-      idle_timeout: 30,
-      max_lifetime: 30 * 60,
-      connection: { statement_timeout: 10_000, lock_timeout: 5_000, idle_in_transaction_session_timeout: 30_000 },
-      onnotice: () => {},
-    })
-    const db = drizzlePostgres(client, { schema })
-    const url = new URL(settings.url)
-    return {
-      db,
-      settings,
-      description: `PostgreSQL at ${url.hostname}:${url.port || 5432}${url.pathname}`,
-      // Replicas starting together would race on the same tables: a transaction holding an advisory
-      // lock lets one migrate at a time (the others then find nothing left to do). Not `reserve()`:
-      // with fetch_types off, postgres.js 3.4.9 never answers a reserve on a fresh pool.
-      migrate: () =>
-        client.begin(async (lock) => {
-          await lock`select pg_advisory_xact_lock(hashtext('weft:api-a:migrations'))`
-          await migratePostgres(db, { migrationsFolder })
-        }),
-      close: () => client.end({ timeout: 5 }),
-    }
-  }
-  const client = settings.dataDir ? new PGlite(settings.dataDir) : new PGlite()
-  const db = drizzlePglite(client, { schema })
-  return {
-    db,
-    settings,
-    description: settings.dataDir ? `embedded PGlite in ${settings.dataDir}` : 'embedded PGlite in memory',
-    migrate: () => migratePglite(db, { migrationsFolder }),
-    close: () => client.close(),
-  }
-}
+/** Opens the database the settings describe, with this app's tables and migrations. */
+export const openDatabase = (settings: shared.DatabaseSettings): Promise<DatabaseHandle> =>
+  shared.openDatabase(settings, options)

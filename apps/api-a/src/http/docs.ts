@@ -1,9 +1,9 @@
 import type { AddressInfo } from 'node:net'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
+import { headerComponents, referenceHeaders } from '@weft/api-shared/schemas/headers'
 import { weftSwaggerTransform } from '@weft/binding'
 import type { FastifyInstance } from 'fastify'
-import { headerComponents, referenceHeaders } from '../schemas/headers.js'
 
 /**
  * Swagger UI's own Content-Security-Policy minus `upgrade-insecure-requests`, which would send the page's

@@ -1,6 +1,6 @@
+import { type PathMatching, trackRouteMethods } from '@weft/api-shared/http/route-methods'
 import type { FastifyInstance } from 'fastify'
 import { messages, methodNotAllowed, notFound } from './errors.js'
-import { type PathMatching, trackRouteMethods } from './route-methods.js'
 
 /**
  * Answers the requests no route takes: 405 with `Allow` when the path has routes for other methods only, else

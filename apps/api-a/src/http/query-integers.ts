@@ -1,5 +1,5 @@
+import type { FieldError } from '@weft/api-shared/http/errors'
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
-import type { FieldError } from './envelope.js'
 import { validationFailed } from './errors.js'
 
 /** An integer as a query value: decimal digits, an optional sign (`2`, `-3`, `+7`, `007`). Linear, no backtracking. */

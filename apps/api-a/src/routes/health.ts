@@ -1,10 +1,10 @@
+import { success } from '@weft/api-shared/http/envelope'
+import { SuccessEnvelopeSchema } from '@weft/api-shared/schemas/envelope'
 import { sql } from 'drizzle-orm'
 import type { FastifyPluginAsync } from 'fastify'
 import { Type } from 'typebox'
 import type { DatabaseHandle } from '../db/client.js'
-import { success } from '../http/envelope.js'
 import { unavailable } from '../http/errors.js'
-import { SuccessEnvelopeSchema } from '../schemas/common.js'
 import { responses, serverErrors } from '../schemas/responses.js'
 
 declare module 'fastify' {

@@ -1,11 +1,11 @@
 import { createHmac } from 'node:crypto'
+import { success } from '@weft/api-shared/http/envelope'
 import { fromContext, type PageInfo, paginate } from '@weft/pagination'
 import { paginateQuery } from '@weft/pagination/drizzle'
 import { getTableColumns, sql } from 'drizzle-orm'
 import type { FastifyRequest } from 'fastify'
 import type { Database } from '../db/client.js'
 import { products } from '../db/schema.js'
-import { success } from '../http/envelope.js'
 import { DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET } from '../schemas/products.js'
 import { publicProduct } from './views.js'
 

@@ -1,5 +1,4 @@
-import { type TSchema, Type } from 'typebox'
-import { errorCodes } from '../http/errors.js'
+import { Type } from 'typebox'
 
 /** The largest id a `serial` column holds. */
 export const MAX_ID = 2_147_483_647
@@ -8,38 +7,3 @@ export const MAX_ID = 2_147_483_647
 export const IdParams = Type.Object({
   id: Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'a positive 32-bit integer' }),
 })
-
-/** One field at fault, in `errors[]` (`#/components/schemas/FieldError`). */
-export const FieldErrorSchema = Type.Object(
-  {
-    field: Type.String({ description: 'dotted path of the field in the body (`email`); empty for the body itself' }),
-    rule: Type.String({
-      description: 'the rule it breaks: `required`, `minLength`, `pattern`, `maxBytes`, `unique`...',
-    }),
-    message: Type.String({ description: 'the rule in words, for people' }),
-  },
-  { $id: 'FieldError' },
-)
-
-/** The error envelope (`#/components/schemas/ErrorEnvelope`); each response narrows `code` to its own. */
-export const ErrorEnvelopeSchema = Type.Object(
-  {
-    status: Type.Literal('error'),
-    code: Type.String({ enum: errorCodes, description: 'stable machine-readable code (see the error catalogue)' }),
-    message: Type.String({ description: 'what went wrong, for people' }),
-    data: Type.Null(),
-    errors: Type.Optional(Type.Array(Type.Ref('FieldError'))),
-    retry_after: Type.Optional(Type.Integer({ description: 'seconds; also sent as the Retry-After header' })),
-  },
-  { $id: 'ErrorEnvelope' },
-)
-
-/** A success envelope around `data`. */
-export function SuccessEnvelopeSchema<T extends TSchema>(data: T, meta?: TSchema) {
-  return Type.Object({
-    status: Type.Literal('success'),
-    message: Type.String(),
-    data,
-    ...(meta ? { meta } : {}),
-  })
-}

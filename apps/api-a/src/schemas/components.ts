@@ -1,4 +1,5 @@
-import { ErrorEnvelopeSchema, FieldErrorSchema } from './common.js'
+import { errorEnvelopeSchema, FieldErrorSchema } from '@weft/api-shared/schemas/envelope'
+import { errorCodes } from '../http/errors.js'
 import { PaginationSchema, ProductSchema } from './products.js'
 import { TokenPairSchema, UserSchema } from './users.js'
 
@@ -8,7 +9,7 @@ import { TokenPairSchema, UserSchema } from './users.js'
  */
 export const sharedSchemas = [
   FieldErrorSchema,
-  ErrorEnvelopeSchema,
+  errorEnvelopeSchema(errorCodes),
   UserSchema,
   TokenPairSchema,
   ProductSchema,

@@ -1,5 +1,5 @@
+import { passwordRule, textRules } from '@weft/api-shared/schemas/rules'
 import { Type } from 'typebox'
-import { passwordRule, textRules } from './rules.js'
 
 const Email = Type.String({
   minLength: 3,

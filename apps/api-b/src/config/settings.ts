@@ -1,10 +1,9 @@
-import { existsSync } from 'node:fs'
+import { parseCorsOrigins } from '@weft/api-shared/config/cors-origins'
+import { MIN_SECRET_BYTES, secretProblem } from '@weft/api-shared/config/secret-strength'
+import { parseTrustProxy, type TrustProxy } from '@weft/api-shared/config/trust-proxy'
 import { type DatabaseSettings, databaseSettingsFromEnv } from '../db/client.js'
-import { parseCorsOrigins } from './cors-origins.js'
-import { secretProblem } from './secret-strength.js'
-import { parseTrustProxy, type TrustProxy } from './trust-proxy.js'
 
-export { MIN_SECRET_BYTES } from './secret-strength.js'
+export { MIN_SECRET_BYTES } from '@weft/api-shared/config/secret-strength'
 
 /**
  * Everything the API needs to know that is not code, read once at start-up.
@@ -97,7 +96,7 @@ export const defaultSettings: Omit<Settings, 'secret'> = {
 export function checkSettings(settings: Settings): Settings {
   const problems: string[] = []
   // Checked in every NODE_ENV and by buildApp too: a known or guessable key lets anyone sign tokens for any user.
-  const secretIssue = secretProblem(settings.secret)
+  const secretIssue = secretProblem(settings.secret, `be at least ${MIN_SECRET_BYTES} bytes long`)
   if (secretIssue) problems.push(secretIssue)
   const positive = [
     'tokenTtlSeconds',
@@ -172,19 +171,4 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): ServerSet
     logLevel: env.LOG_LEVEL || 'info',
     database: databaseSettingsFromEnv(env),
   }
-}
-
-/**
- * Loads `.env` into `process.env` without overriding variables already set: the app folder's file
- * when it exists, else the repository root's. Returns the file loaded, if any.
- */
-export function loadEnvFile(): string | undefined {
-  const candidates = [new URL('../../.env', import.meta.url), new URL('../../../../.env', import.meta.url)]
-  for (const candidate of candidates) {
-    if (existsSync(candidate)) {
-      process.loadEnvFile(candidate.pathname)
-      return candidate.pathname
-    }
-  }
-  return undefined
 }

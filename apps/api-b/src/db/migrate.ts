@@ -1,9 +1,9 @@
-import { loadEnvFile } from '../config/settings.js'
+import { envFilesOf, loadEnvFile } from '@weft/api-shared/config/env-file'
 import { databaseSettingsFromEnv, openDatabase } from './client.js'
 
 // `node dist/db/migrate.js`: applies the committed migrations and exits (the container runs it
 // before the server, so a failed migration stops the deployment).
-loadEnvFile()
+loadEnvFile(envFilesOf(new URL('../../', import.meta.url)))
 const database = await openDatabase(databaseSettingsFromEnv(process.env))
 try {
   await database.migrate()

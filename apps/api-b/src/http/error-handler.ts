@@ -1,6 +1,9 @@
+import { type ErrorEnvelope, failure } from '@weft/api-shared/http/envelope'
+import type { FieldError } from '@weft/api-shared/http/errors'
+import { bindingFieldError, fieldErrors, type ValidationEntry } from '@weft/api-shared/http/field-errors'
+import { forbiddenKeyProblem } from '@weft/api-shared/http/forbidden-keys'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isDatabaseUnavailable, isInvalidValue, loggableError, violatedUniqueConstraint } from '../db/errors.js'
-import { type ErrorEnvelope, type FieldError, failure } from './envelope.js'
 import {
   type CatalogueEntry,
   type ErrorCode,
@@ -9,8 +12,6 @@ import {
   RETRY_AFTER_SECONDS,
   validationMessage,
 } from './errors.js'
-import { bindingFieldError, fieldErrors, type ValidationEntry } from './field-errors.js'
-import { forbiddenKeyError } from './forbidden-keys.js'
 
 interface ClassifiedError {
   statusCode: number
@@ -176,12 +177,12 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: ApiError, request: FastifyRequest, reply: FastifyReply) => {
     // A path that climbs out of the docs' static folder (`/docs/static/%2e%2e/...`) names no file: a 404.
     if (error?.code === staticPathOutsideRoot) return reply.callNotFound()
+    const key = forbiddenKeyProblem(error, request)
     const { statusCode, body, headers } = requestAborted(error, request)
       ? answer('BAD_REQUEST', messages.incomplete)
-      : classifyError(
-          (forbiddenKeyError(error, request) as ApiError | undefined) ?? error,
-          request.routeOptions.bodyLimit,
-        )
+      : key
+        ? validationFailed([key])
+        : classifyError(error, request.routeOptions.bodyLimit)
     if (statusCode >= 500) {
       request.log.error({ err: loggableError(error), code: body.code }, 'request failed')
     } else {

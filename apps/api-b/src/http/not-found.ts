@@ -1,7 +1,7 @@
+import { failure } from '@weft/api-shared/http/envelope'
+import { type PathMatching, trackRouteMethods } from '@weft/api-shared/http/route-methods'
 import type { FastifyInstance } from 'fastify'
-import { failure } from './envelope.js'
 import { messages } from './errors.js'
-import { type PathMatching, trackRouteMethods } from './route-methods.js'
 
 /**
  * Answers the requests no route takes: 405 with `Allow` when the path has routes for other methods only, else

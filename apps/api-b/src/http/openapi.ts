@@ -1,13 +1,14 @@
 import swagger from '@fastify/swagger'
+import { errorEnvelopeSchema, FieldErrorSchema } from '@weft/api-shared/schemas/envelope'
+import { headerComponents, referenceHeaders } from '@weft/api-shared/schemas/headers'
 import { weftSwaggerTransform } from '@weft/binding'
 import type { FastifyInstance } from 'fastify'
-import { headerComponents, referenceHeaders } from '../schemas/headers.js'
 import { AccessToken, PublicUser } from '../schemas/users.js'
 import { registerDocsUi } from './docs-ui.js'
-import { ErrorEnvelopeSchema, FieldErrorSchema } from './envelope.js'
+import { errorCodes } from './errors.js'
 
 /** The schemas the document names (`#/components/schemas/<$id>`); routes reference them with `Type.Ref`. */
-const sharedSchemas = [FieldErrorSchema, ErrorEnvelopeSchema, PublicUser, AccessToken]
+const sharedSchemas = [FieldErrorSchema, errorEnvelopeSchema(errorCodes), PublicUser, AccessToken]
 
 /**
  * Builds the OpenAPI 3.1 document from the route schemas and serves it at `GET /docs/json`, with Swagger UI at `/docs`.

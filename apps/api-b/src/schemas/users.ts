@@ -1,5 +1,5 @@
+import { passwordRule, textRules } from '@weft/api-shared/schemas/rules'
 import { type Static, Type } from 'typebox'
-import { passwordRule, textRules } from './rules.js'
 
 /** Letters, digits, `_`, `.`, `-`; 3–32 characters. Unique regardless of case. */
 const Username = Type.String({

@@ -33,12 +33,14 @@ function isRepetition(value: string): boolean {
 /**
  * Why `secret` is not fit to sign tokens, or undefined when it is: shorter than 32 bytes, a value shipped in
  * the repository or a placeholder, a repeated pattern, or too few distinct characters. The value itself is
- * never part of the answer (it ends up in a log).
+ * never part of the answer (it ends up in a log). `lengthRule` is each app's wording of the length rule.
  */
-export function secretProblem(secret: string): string | undefined {
+export function secretProblem(
+  secret: string,
+  lengthRule = `be set to at least ${MIN_SECRET_BYTES} bytes`,
+): string | undefined {
   const bytes = Buffer.byteLength(secret, 'utf8')
-  if (bytes < MIN_SECRET_BYTES)
-    return `SECRET must be at least ${MIN_SECRET_BYTES} bytes long (got ${bytes}); ${GENERATE}`
+  if (bytes < MIN_SECRET_BYTES) return `SECRET must ${lengthRule} (got ${bytes}); ${GENERATE}`
   if (SHIPPED_SECRETS.has(secret.trim()) || PLACEHOLDER.test(secret)) {
     return `SECRET is an example value from the repository, known to anyone; ${GENERATE}`
   }

@@ -1,10 +1,8 @@
-import type { ErrorCode, FieldError } from './errors.js'
-
-export type { FieldError } from './errors.js'
+import type { FieldError } from './errors.js'
 
 /**
- * The response contract: every JSON body is an envelope. Success bodies carry `data` (null when there is
- * nothing to return) and list endpoints add `meta`; error bodies add a stable `code`.
+ * The response contract of both example APIs: every JSON body is an envelope. Success bodies carry `data` (null
+ * when there is nothing to return) and list endpoints add `meta`; error bodies add a stable `code`.
  *
  * @example
  * { "status": "success", "message": "product created", "data": { "id": 1, ... } }
@@ -17,9 +15,10 @@ export interface SuccessEnvelope<T> {
   meta?: Record<string, unknown>
 }
 
-export interface ErrorEnvelope {
+/** Every error response: a stable `code` of the API's catalogue, a message for people, details where there are some. */
+export interface ErrorEnvelope<Code extends string = string> {
   status: 'error'
-  code: ErrorCode
+  code: Code
   message: string
   data: null
   /** The fields at fault: always on `VALIDATION_FAILED`, on `CONFLICT` when a unique field is taken. */
@@ -31,4 +30,13 @@ export interface ErrorEnvelope {
 /** Builds a success envelope. */
 export function success<T>(message: string, data: T, meta?: Record<string, unknown>): SuccessEnvelope<T> {
   return meta ? { status: 'success', message, data, meta } : { status: 'success', message, data }
+}
+
+/** Builds an error envelope; `extra` adds `errors` or `retry_after`. */
+export function failure<Code extends string>(
+  code: Code,
+  message: string,
+  extra: Pick<ErrorEnvelope, 'errors' | 'retry_after'> = {},
+): ErrorEnvelope<Code> {
+  return { status: 'error', code, message, data: null, ...extra }
 }

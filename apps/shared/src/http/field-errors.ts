@@ -1,5 +1,5 @@
 import { patternMessages } from '../schemas/rules.js'
-import type { FieldError } from './envelope.js'
+import type { FieldError } from './errors.js'
 
 /** One failed constraint as Fastify and @weft/binding's `ValidationError` report it (Ajv's shape). */
 export interface ValidationEntry {

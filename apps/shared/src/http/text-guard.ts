@@ -1,9 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import type { FieldError } from './envelope.js'
-import { validationFailed } from './errors.js'
-
-/** Body fields that hold free text over several lines; every other string field is single-line. */
-const multiLineFields = new Set(['description'])
+import type { FieldError } from './errors.js'
 
 /** Tab, line feed and carriage return: the controls a multi-line text may hold. */
 const lineControls = new Set([0x09, 0x0a, 0x0d])
@@ -28,6 +24,16 @@ function hasControl(value: string, multiLine: boolean): boolean {
   return false
 }
 
+const noFields: ReadonlySet<string> = new Set()
+
+/** What differs between the APIs: which fields are multi-line text, and how many problems one answer lists. */
+export interface TextGuardOptions {
+  /** Body fields that hold free text over several lines (tabs and line breaks allowed); others are single-line. */
+  multiLineFields?: ReadonlySet<string>
+  /** The most problems listed (20 by default); 1 stops at the first. */
+  max?: number
+}
+
 /** A value still to look at, with the way to it (its path is built only for a string that fails). */
 type Pending = { value: unknown; key: string; parent: Pending | undefined }
 
@@ -44,7 +50,11 @@ const replace = (entry: Pending, value: string) => {
 }
 
 /** What is wrong with one string of the body, if anything. */
-function textProblem(value: string, key: string): Omit<FieldError, 'field'> | undefined {
+function textProblem(
+  value: string,
+  key: string,
+  multiLineFields: ReadonlySet<string>,
+): Omit<FieldError, 'field'> | undefined {
   if (hasControl(value, multiLineFields.has(key))) {
     return { rule: 'controlCharacters', message: 'must not contain control characters' }
   }
@@ -56,19 +66,24 @@ function textProblem(value: string, key: string): Omit<FieldError, 'field'> | un
 
 /**
  * The fields of a parsed JSON body whose strings hold control characters, or invisible ones in an email or a
- * username (empty when there are none), at most 20; emails and usernames are put in NFC on the way. Strings in
+ * username (empty when there are none), at most `options.max`; emails and usernames are put in NFC on the way. Strings in
  * `typed` top-level fields (those the route's schema says are not strings) are left for the binding to refuse as
  * the wrong type. Walked with a stack of its own, not recursion: a client may nest a body 100,000 deep.
  */
-export function controlCharacterProblems(body: unknown, typed: ReadonlySet<string> = noFields): FieldError[] {
+export function controlCharacterProblems(
+  body: unknown,
+  typed: ReadonlySet<string> = noFields,
+  options: TextGuardOptions = {},
+): FieldError[] {
+  const { multiLineFields = noFields, max = 20 } = options
   const found: FieldError[] = []
   const pending: Pending[] = [{ value: body, key: '', parent: undefined }]
-  while (pending.length > 0 && found.length < 20) {
+  while (pending.length > 0 && found.length < max) {
     const entry = pending.pop() as Pending
     const { value } = entry
     if (typeof value === 'string') {
       if (entry.parent?.parent === undefined && typed.has(entry.key)) continue
-      const problem = textProblem(value, entry.key)
+      const problem = textProblem(value, entry.key, multiLineFields)
       if (problem) found.push({ field: pathOf(entry).join('.'), ...problem })
       else if (identifierFields.has(entry.key)) replace(entry, value.normalize('NFC'))
     } else if (value !== null && typeof value === 'object') {
@@ -83,8 +98,6 @@ export function controlCharacterProblems(body: unknown, typed: ReadonlySet<strin
   }
   return found
 }
-
-const noFields: ReadonlySet<string> = new Set()
 
 /** The top-level fields a body schema types as something other than a string (`amount`), by schema. */
 const typedFieldsOf = new WeakMap<object, ReadonlySet<string>>()
@@ -109,12 +122,16 @@ function typedFields(schema: unknown): ReadonlySet<string> {
  * rule `controlCharacters`), or an invisible one in an email or a username (rule `invisibleCharacters`), before
  * any handler runs, so no route can pass one to the database or a log; and puts emails and usernames in NFC
  * before they are validated, compared or stored. One hook instead of a pattern on each schema field: new routes
- * and fields are covered without a change.
+ * and fields are covered without a change. `reject` makes the app's VALIDATION_FAILED error of the problems.
  */
-export function installTextGuard(app: FastifyInstance): void {
+export function installTextGuard(
+  app: FastifyInstance,
+  reject: (problems: [FieldError, ...FieldError[]]) => Error,
+  options: TextGuardOptions = {},
+): void {
   app.addHook('preValidation', (request, _reply, done) => {
     const typed = typedFields(request.routeOptions.schema?.body)
-    const problems = request.body === undefined ? [] : controlCharacterProblems(request.body, typed)
-    done(problems.length > 0 ? validationFailed(problems) : undefined)
+    const problems = request.body === undefined ? [] : controlCharacterProblems(request.body, typed, options)
+    done(problems.length > 0 ? reject(problems as [FieldError, ...FieldError[]]) : undefined)
   })
 }

@@ -1,10 +1,10 @@
 import { maxHeaderSize, STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify'
-import { type ErrorCode, errorCatalogue, messages } from './errors.js'
+import { messages, type SharedErrorCode, sharedCatalogue } from './errors.js'
 
 /** What a client gets for an error of Node's HTTP parser, by the parser's code. */
-function classify(parserCode: string, requestTimeoutMs: number): { code: ErrorCode; message: string } {
+function classify(parserCode: string, requestTimeoutMs: number): { code: SharedErrorCode; message: string } {
   if (parserCode === 'ERR_HTTP_REQUEST_TIMEOUT') {
     return { code: 'REQUEST_TIMEOUT', message: messages.requestTimeout(Math.ceil(requestTimeoutMs / 1000)) }
   }
@@ -34,7 +34,7 @@ export function clientErrorHandler(requestTimeoutMs: number): NonNullable<Fastif
       return
     }
     const { code, message } = classify(error.code, requestTimeoutMs)
-    const status = errorCatalogue[code].status
+    const status = sharedCatalogue[code].status
     this.log.info({ code, statusCode: status, parserCode: error.code }, message)
     const body = JSON.stringify({ status: 'error', code, message, data: null })
     socket.write(

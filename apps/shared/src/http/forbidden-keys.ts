@@ -1,6 +1,6 @@
 import { bodyBytes } from '@weft/binding'
 import type { FastifyRequest } from 'fastify'
-import { validationFailed } from './errors.js'
+import type { FieldError } from './errors.js'
 
 /** A value still to look at, with the way to it. */
 type Pending = { value: unknown; path: string }
@@ -31,9 +31,9 @@ function forbiddenKey(body: unknown): string | undefined {
  * The JSON body is parsed by @weft/binding's parser (Fastify's, with prototype poisoning refused; an empty
  * body is no body; bytes that are not UTF-8 are a 400; a gzipped body is decoded first). Fastify says "not
  * valid JSON" for a body it refuses as poisoning too: when the bytes binding kept are valid JSON with a
- * `__proto__` or `constructor` key, this is the 400 VALIDATION_FAILED that names it instead.
+ * `__proto__` or `constructor` key, this is the field at fault, for the 400 VALIDATION_FAILED that names it instead.
  */
-export function forbiddenKeyError(thrown: unknown, request: FastifyRequest) {
+export function forbiddenKeyProblem(thrown: unknown, request: FastifyRequest): FieldError | undefined {
   if ((thrown as { code?: unknown } | null)?.code !== 'FST_ERR_CTP_INVALID_JSON_BODY') return undefined
   const bytes = bodyBytes(request)
   if (bytes === undefined) return undefined
@@ -46,5 +46,5 @@ export function forbiddenKeyError(thrown: unknown, request: FastifyRequest) {
   const found = forbiddenKey(parsed)
   return found === undefined
     ? undefined
-    : validationFailed([{ field: found, rule: 'forbiddenKey', message: 'is not an accepted field name' }])
+    : { field: found, rule: 'forbiddenKey', message: 'is not an accepted field name' }
 }

@@ -1,6 +1,7 @@
 /**
  * The text rules of the account fields, each with its wording for people: the schemas use the patterns, the
- * error handler says what a failed pattern asks for (never the pattern itself). API B states the same rules.
+ * error handler says what a failed pattern asks for (never the pattern itself). Both example APIs state
+ * the same rules.
  */
 export const textRules = {
   /** Trimmed and lower-cased before use; one `@`, a dot in the domain, no spaces. */

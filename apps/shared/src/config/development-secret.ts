@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 
 /**
- * `pnpm install && pnpm start` must work on a fresh clone with no settings at all. Outside production a
+ * `pnpm install && pnpm start` (or `pnpm start:b`) must work on a fresh clone with no settings at all. Outside production a
  * missing `SECRET` is replaced by a random one that lives only as long as this process (tokens end with
  * it). In production (`NODE_ENV=production`, as in the container) a missing `SECRET` still refuses to
  * start, and a `SECRET` that is set but shorter than 32 bytes is refused everywhere.

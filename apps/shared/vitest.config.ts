@@ -1,0 +1,3 @@
+import { weftVitestConfig } from '../../tooling/vitest.shared.ts'
+
+export default weftVitestConfig()
