@@ -3,6 +3,7 @@ import { clientErrorHandler } from '@weft/api-shared/http/client-errors'
 import { installCors } from '@weft/api-shared/http/cors'
 import { installHandlerTimeout } from '@weft/api-shared/http/handler-timeout'
 import { closeSilentConnections } from '@weft/api-shared/http/idle-connections'
+import { installJsonBodies } from '@weft/api-shared/http/json-body'
 import { installTextGuard } from '@weft/api-shared/http/text-guard'
 import { weftBinding } from '@weft/binding'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
@@ -12,8 +13,7 @@ import type { Settings } from './config/settings.js'
 import type { DatabaseHandle } from './db/client.js'
 import { installDocs } from './http/docs.js'
 import { frameworkErrors, installErrorHandling } from './http/error-handler.js'
-import { validationFailed } from './http/errors.js'
-import { installJsonBodies } from './http/json-body.js'
+import { ApiError, messages, validationFailed } from './http/errors.js'
 import { redactedPaths } from './http/logging.js'
 import { installNotFound } from './http/not-found.js'
 import { installSecurity } from './http/security.js'
@@ -110,7 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installNotFound(app, routerOptions)
   installHandlerTimeout(app, settings.handlerTimeoutMs)
   installTextGuard(app, validationFailed, { multiLineFields: new Set(['description']) })
-  installJsonBodies(app)
+  installJsonBodies(app, () => new ApiError('UNSUPPORTED_MEDIA_TYPE', messages.notJsonMediaType))
   app.decorate('draining', false)
   const shared = sharedLimits(app, settings)
   await installSecurity(app, shared?.rateLimitStore)

@@ -5,6 +5,7 @@ import { clientErrorHandler } from '@weft/api-shared/http/client-errors'
 import { installCors } from '@weft/api-shared/http/cors'
 import { installHandlerTimeout } from '@weft/api-shared/http/handler-timeout'
 import { closeSilentConnections } from '@weft/api-shared/http/idle-connections'
+import { installJsonBodies } from '@weft/api-shared/http/json-body'
 import { installTextGuard } from '@weft/api-shared/http/text-guard'
 import { weftBinding } from '@weft/binding'
 import { weftContext } from '@weft/context'
@@ -17,8 +18,7 @@ import { checkSettings, type Settings } from './config/settings.js'
 import type { DatabaseHandle } from './db/client.js'
 import { usersRepository } from './db/users.js'
 import { frameworkErrors, installErrorHandling } from './http/error-handler.js'
-import { messages, rateLimited, validationFailed } from './http/errors.js'
-import { installJsonBodies } from './http/json-body.js'
+import { ApiErrors, messages, rateLimited, validationFailed } from './http/errors.js'
 import { loggerOptions } from './http/logging.js'
 import { installNotFound } from './http/not-found.js'
 import { registerOpenApi } from './http/openapi.js'
@@ -93,7 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installHandlerTimeout(app, settings.handlerTimeoutMs)
   // One problem per answer: API B names the first field at fault.
   installTextGuard(app, ([first]) => validationFailed(first.field, first.rule, first.message), { max: 1 })
-  installJsonBodies(app)
+  installJsonBodies(app, () => new ApiErrors.UnsupportedMediaType())
 
   const repository = usersRepository(options.database.db)
   const hasher = createPasswordHasher(

@@ -1,3 +1,4 @@
+import { accountChangeLimit } from '@weft/api-shared/auth/account-changes'
 import { noStore } from '@weft/api-shared/http/cache'
 import { success } from '@weft/api-shared/http/envelope'
 import { SuccessEnvelopeSchema } from '@weft/api-shared/schemas/envelope'
@@ -5,13 +6,12 @@ import { bind, type WeftTypeProvider } from '@weft/binding'
 import { eq, sql } from 'drizzle-orm'
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest, RawServerDefault } from 'fastify'
 import { Type } from 'typebox'
-import { accountChangeLimit } from '../auth/account-changes.js'
 import { attemptKeys } from '../auth/attempts.js'
 import { assertPasswordBytes, normalizeEmail } from '../auth/normalize.js'
 import { requirePrincipal } from '../auth/plugin.js'
 import type { Database } from '../db/client.js'
 import { users } from '../db/schema.js'
-import { forbidden, messages, notFound, validationFailed } from '../http/errors.js'
+import { forbidden, messages, notFound, rateLimited, validationFailed } from '../http/errors.js'
 import { IdParams } from '../schemas/common.js'
 import { bodyErrors, idErrors, responses, serverErrors, tokenErrors } from '../schemas/responses.js'
 import { DeleteUserBody, UpdateUserBody } from '../schemas/users.js'
@@ -70,7 +70,7 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions, RawServerDefault,
   app,
   { db, rateLimit },
 ) => {
-  const changes = accountChangeLimit(app, rateLimit)
+  const changes = accountChangeLimit(app, rateLimit, (s) => rateLimited(messages.tooManyRequests(s), s))
   // Tokens and account data must not be stored by any cache (RFC 6749 §5.1, RFC 9111): every answer here.
   app.addHook('onRequest', noStore)
   // Prepared once: the read route runs it on every request.

@@ -1,3 +1,4 @@
+import { accountChangeLimit } from '@weft/api-shared/auth/account-changes'
 import { noStore } from '@weft/api-shared/http/cache'
 import { success } from '@weft/api-shared/http/envelope'
 import { SuccessEnvelopeSchema } from '@weft/api-shared/schemas/envelope'
@@ -6,13 +7,12 @@ import { routeRequest } from '@weft/binding'
 import { type Ctx, ctx, handle } from '@weft/context'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import { accountChangeLimit } from '../auth/account-changes.js'
 import { attemptKeys, type PasswordAttempts } from '../auth/attempts.js'
 import { authenticateAccount, callerOf } from '../auth/authenticate.js'
 import type { PasswordHasher } from '../auth/password.js'
 import type { UserRow } from '../db/schema.js'
 import type { UserChanges, UsersRepository } from '../db/users.js'
-import { ApiErrors, validationFailed } from '../http/errors.js'
+import { ApiErrors, messages, rateLimited, validationFailed } from '../http/errors.js'
 import { bodyErrors, idErrors, responses, serverErrors, tokenErrors } from '../schemas/responses.js'
 import { DeleteUserBody, RegisterBody, UpdateUserBody, UserIdParams } from '../schemas/users.js'
 import { presentUser } from './views.js'
@@ -81,7 +81,7 @@ const countedStatuses = [200, 409, 429]
 /** `POST /api/user` and `GET|PATCH|DELETE /api/user/:id`. */
 export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (app, options) => {
   const { repository, hasher, rateLimit } = options
-  const accountChanges = accountChangeLimit(app, rateLimit)
+  const accountChanges = accountChangeLimit(app, rateLimit, (s) => rateLimited(messages.tooManyRequests(s), s))
   // Runs before the body is read: without a valid token the answer is 401 whatever the body is.
   const authenticated = authenticateAccount(app, repository)
 

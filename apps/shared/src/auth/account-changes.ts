@@ -1,5 +1,5 @@
+import type {} from '@fastify/rate-limit'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { messages, rateLimited } from '../http/errors.js'
 
 /** What one limiter of `@fastify/rate-limit`'s `createRateLimit` reports about a request it counted. */
 interface Count {
@@ -20,19 +20,23 @@ function tightest(counts: Count[]): Count {
 }
 
 /**
- * The throttle of account changes (`PATCH /api/user/:id`): every change the server is about to make counts
+ * The throttle of account changes (`PATCH /api/users/:id`, API B's `PATCH /api/user/:id`): every change the server is about to make counts
  * once against the caller's address and once against the account, `max` per `timeWindow` each, in
- * `@fastify/rate-limit`'s store, as registration's limit. Without it, changing the email would tell, at any
+ * `@fastify/rate-limit`'s store (API A's Redis with `REDIS_URL`). Without it, changing the username would tell, at any
  * speed, which names are taken (409) and which are free (200): the account-enumeration oracle registration
  * closes with its own limit. Answers as registration does: `x-ratelimit-limit`, `-remaining` and `-reset` on
- * every counted answer, and over budget 429 `RATE_LIMITED` with `Retry-After`.
+ * every counted answer, and over budget the app's 429 `RATE_LIMITED` (`exceeded`) with `Retry-After`.
  * Hand-written over two `createRateLimit` counters: the plugin's route hook counts one key per request.
  *
  * @example
- * const changes = accountChangeLimit(app, { max: 10, timeWindow: 60_000 })
+ * const changes = accountChangeLimit(app, { max: 10, timeWindow: 60_000 }, (s) => rateLimited(messages.tooManyRequests(s), s))
  * await changes.consume(request, reply, userId) // before any uniqueness check
  */
-export function accountChangeLimit(app: FastifyInstance, limit: { max: number; timeWindow: number }) {
+export function accountChangeLimit(
+  app: FastifyInstance,
+  limit: { max: number; timeWindow: number },
+  exceeded: (seconds: number) => Error,
+) {
   const accounts = new WeakMap<FastifyRequest, number>()
   const perAddress = app.createRateLimit(limit)
   const perAccount = app.createRateLimit({ ...limit, keyGenerator: (request) => `account:${accounts.get(request)}` })
@@ -49,8 +53,7 @@ export function accountChangeLimit(app: FastifyInstance, limit: { max: number; t
       reply.header('x-ratelimit-remaining', shown.isExceeded ? 0 : shown.remaining)
       reply.header('x-ratelimit-reset', shown.ttlInSeconds)
       if (shown.isExceeded) {
-        const seconds = Math.max(1, shown.ttlInSeconds)
-        throw rateLimited(messages.tooManyRequests(seconds), seconds)
+        throw exceeded(Math.max(1, shown.ttlInSeconds))
       }
     },
   }
