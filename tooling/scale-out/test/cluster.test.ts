@@ -17,27 +17,36 @@ describeNeeding([haproxy(), redisServer()], 'API A behind HAProxy with three rep
     await cluster?.destroy()
   })
 
-  /** `count` consecutive answers to the same request: round robin spreads them over every replica. */
-  async function onEveryReplica(count: number, send: () => ReturnType<typeof call>) {
+  /**
+   * Answers to the same request until every replica has given one. Round robin spreads consecutive
+   * requests over the replicas, but on a busy machine HAProxy may take a replica out for a moment
+   * (two slow health checks), so a few more requests may be needed; never more than `maxRequests`.
+   */
+  async function onEveryReplica(send: () => ReturnType<typeof call>, maxRequests = 30) {
     const answers = []
-    for (let i = 0; i < count; i++) answers.push(await send())
-    expect(new Set(answers.map((a) => a.replica)).size).toBe(cluster.replicas.length)
+    const seen = new Set<string>()
+    while (seen.size < cluster.replicas.length && answers.length < maxRequests) {
+      const answer = await send()
+      answers.push(answer)
+      if (answer.replica !== '') seen.add(answer.replica)
+    }
+    expect(seen.size).toBe(cluster.replicas.length)
     return answers
   }
 
   it('refuses a token on every replica once one replica logged it out', async () => {
     const account = await signUp(cluster.url)
-    const before = await onEveryReplica(3, () =>
+    const before = await onEveryReplica(() =>
       call(cluster.url, 'GET', `/api/users/${account.id}`, { token: account.access }),
     )
-    expect(before.map((a) => a.status)).toEqual([200, 200, 200])
+    expect(before.map((a) => a.status)).toEqual(before.map(() => 200))
 
     const logout = await call(cluster.url, 'POST', '/api/auth/logout', { token: account.access })
     expect(logout.status).toBeLessThan(300)
-    const after = await onEveryReplica(3, () =>
+    const after = await onEveryReplica(() =>
       call(cluster.url, 'GET', `/api/users/${account.id}`, { token: account.access }),
     )
-    expect(after.map((a) => a.status)).toEqual([401, 401, 401])
+    expect(after.map((a) => a.status)).toEqual(after.map(() => 401))
   })
 
   it('lets exactly one of two simultaneous refreshes of one token win, 20 times', async () => {
