@@ -4,6 +4,7 @@ import { installCors } from '@weft/api-shared/http/cors'
 import { installHandlerTimeout } from '@weft/api-shared/http/handler-timeout'
 import { closeSilentConnections } from '@weft/api-shared/http/idle-connections'
 import { installJsonBodies } from '@weft/api-shared/http/json-body'
+import { withRedaction } from '@weft/api-shared/http/logging'
 import { installTextGuard } from '@weft/api-shared/http/text-guard'
 import { weftBinding } from '@weft/binding'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
@@ -31,12 +32,6 @@ export interface AppOptions {
   settings: Settings
   /** Fastify's logger option (off unless given); secrets are redacted whatever it says. */
   logger?: FastifyServerOptions['logger']
-}
-
-function withRedaction(logger: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
-  if (!logger) return false
-  const options = logger === true ? {} : logger
-  return { ...options, redact: { paths: redactedPaths, censor: '[redacted]' } }
 }
 
 /** How long a request's bytes may take to arrive (`REQUEST_TIMEOUT_MS`). */
@@ -77,7 +72,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { database, settings } = options
   const requestTimeout = settings.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
   const app = Fastify({
-    logger: withRedaction(options.logger),
+    logger: withRedaction(options.logger, redactedPaths),
     bodyLimit: settings.bodyLimit,
     // A client that trickles its request in gets 408 and its socket closed (Node's default is five minutes).
     requestTimeout,

@@ -3,10 +3,10 @@ import { DEVELOPMENT_SECRET_WARNING, ensureDevelopmentSecret } from '@weft/api-s
 import { envFilesOf, loadEnvFile } from '@weft/api-shared/config/env-file'
 import { TRUST_PROXY_TRUE_WARNING } from '@weft/api-shared/config/trust-proxy'
 import { startupProblem } from '@weft/api-shared/db/startup-errors'
+import { docsUrl } from '@weft/api-shared/http/docs'
 import { buildApp } from './app.js'
 import { SettingsError, settingsFromEnv } from './config/settings.js'
 import { databaseSettingsFromEnv, openDatabase } from './db/client.js'
-import { docsUrl } from './http/docs.js'
 
 loadEnvFile(envFilesOf(new URL('../', import.meta.url)))
 const generatedSecret = ensureDevelopmentSecret()

@@ -6,6 +6,8 @@ import { installCors } from '@weft/api-shared/http/cors'
 import { installHandlerTimeout } from '@weft/api-shared/http/handler-timeout'
 import { closeSilentConnections } from '@weft/api-shared/http/idle-connections'
 import { installJsonBodies } from '@weft/api-shared/http/json-body'
+import { withRedaction } from '@weft/api-shared/http/logging'
+import { helmetOptions } from '@weft/api-shared/http/security-headers'
 import { installTextGuard } from '@weft/api-shared/http/text-guard'
 import { weftBinding } from '@weft/binding'
 import { weftContext } from '@weft/context'
@@ -19,10 +21,9 @@ import type { DatabaseHandle } from './db/client.js'
 import { usersRepository } from './db/users.js'
 import { frameworkErrors, installErrorHandling } from './http/error-handler.js'
 import { ApiErrors, messages, rateLimited, validationFailed } from './http/errors.js'
-import { loggerOptions } from './http/logging.js'
+import { redactedPaths } from './http/logging.js'
 import { installNotFound } from './http/not-found.js'
 import { registerOpenApi } from './http/openapi.js'
-import { helmetOptions } from './http/security.js'
 import { authRoutes } from './routes/auth.js'
 import { healthRoutes } from './routes/health.js'
 import { userRoutes } from './routes/users.js'
@@ -42,7 +43,7 @@ const routerOptions = { ignoreTrailingSlash: true, maxParamLength: 100 }
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const settings = checkSettings(options.settings)
   const app = Fastify({
-    logger: loggerOptions(options.logger),
+    logger: withRedaction(options.logger, redactedPaths),
     bodyLimit: settings.bodyLimit,
     // A handler still running after this long (a database that neither answers nor fails) gets 503.
     // A client that trickles its request in gets 408 and its socket closed (Node's default is five minutes).

@@ -1,73 +1,18 @@
-import type { AddressInfo } from 'node:net'
-import swagger from '@fastify/swagger'
-import swaggerUi from '@fastify/swagger-ui'
-import { headerComponents, referenceHeaders } from '@weft/api-shared/schemas/headers'
-import { weftSwaggerTransform } from '@weft/binding'
+import { installDocs as installSharedDocs } from '@weft/api-shared/http/docs'
 import type { FastifyInstance } from 'fastify'
-
-/**
- * Swagger UI's own Content-Security-Policy minus `upgrade-insecure-requests`, which would send the page's
- * assets to `https://` when it is opened over plain HTTP at any address but localhost (a blank page).
- */
-export function withoutUpgradeInsecureRequests(policy: string): string {
-  return policy
-    .split(';')
-    .map((directive) => directive.trim())
-    .filter((directive) => directive !== '' && directive !== 'upgrade-insecure-requests')
-    .join('; ')
-}
-
-/**
- * Where a browser finds Swagger UI on the server listening at `address`: a wildcard address (`0.0.0.0`, `::`)
- * is shown as `localhost`, IPv6 in brackets.
- *
- * @example
- * docsUrl({ address: '0.0.0.0', family: 'IPv4', port: 3000 }) // 'http://localhost:3000/docs'
- */
-export function docsUrl(address: AddressInfo): string {
-  const wildcard = address.address === '0.0.0.0' || address.address === '::'
-  const host = wildcard ? 'localhost' : address.family === 'IPv6' ? `[${address.address}]` : address.address
-  return `http://${host}:${address.port}/docs`
-}
 
 /** OpenAPI 3.1 document from the route schemas at `/docs/json`, Swagger UI at `/docs`. */
 export async function installDocs(app: FastifyInstance): Promise<void> {
-  await app.register(swagger, {
-    // Shared schemas keep their `$id` as their name (`#/components/schemas/ErrorEnvelope`).
-    refResolver: {
-      buildLocalReference: (json, _base, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
-    },
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Weft example API A',
-        description:
-          'Users with revocable JWTs, and products. Every body is an envelope `{ status, message, data }`; errors ' +
-          'add a `code` from the error catalogue (the repository README), each answered with one status.',
-        version: '1.0.0',
-        license: { name: 'MIT', identifier: 'MIT' },
-      },
-      servers: [{ url: '/', description: 'the server that serves this document' }],
-      tags: [
-        { name: 'auth', description: 'register, log in, log out, refresh tokens' },
-        { name: 'users', description: 'your own account' },
-        { name: 'products', description: 'products: anyone reads them, their owner creates and deletes them' },
-        { name: 'health', description: 'for load balancers and probes' },
-      ],
-      components: {
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-        headers: headerComponents(),
-      },
-    },
-    // Route schemas as clients send them: wire names, no @weft/binding keywords.
-    transform: weftSwaggerTransform,
-    transformObject: (document) => referenceHeaders('openapiObject' in document ? document.openapiObject : {}),
-  })
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    // The UI's own Content-Security-Policy (helmet's default forbids its inline bootstrap).
-    staticCSP: true,
-    transformStaticCSP: withoutUpgradeInsecureRequests,
-    uiConfig: { persistAuthorization: false, tryItOutEnabled: false },
+  await installSharedDocs(app, {
+    title: 'Weft example API A',
+    description:
+      'Users with revocable JWTs, and products. Every body is an envelope `{ status, message, data }`; errors ' +
+      'add a `code` from the error catalogue (the repository README), each answered with one status.',
+    tags: [
+      { name: 'auth', description: 'register, log in, log out, refresh tokens' },
+      { name: 'users', description: 'your own account' },
+      { name: 'products', description: 'products: anyone reads them, their owner creates and deletes them' },
+      { name: 'health', description: 'for load balancers and probes' },
+    ],
   })
 }
