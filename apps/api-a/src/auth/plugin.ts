@@ -1,4 +1,5 @@
 import fastifyJwt from '@fastify/jwt'
+import { jwtReason } from '@weft/api-shared/auth/jwt-reasons'
 import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Database } from '../db/client.js'
@@ -50,15 +51,6 @@ declare module 'fastify' {
 
 /** Tokens longer than this are refused before any parsing (ours are ~300 bytes). */
 const MAX_TOKEN_LENGTH = 2048
-
-const jwtReasons: Record<string, string> = {
-  FAST_JWT_EXPIRED: 'token has expired',
-  FAST_JWT_INACTIVE: 'token is not valid yet',
-  FAST_JWT_INVALID_SIGNATURE: 'signature does not match',
-  FAST_JWT_INVALID_ALGORITHM: 'algorithm is not HS256',
-  FAST_JWT_MISSING_SIGNATURE: 'token is not signed',
-  FAST_JWT_MISSING_REQUIRED_CLAIM: 'a required claim is missing',
-}
 
 /** Reads `Authorization: Bearer <token>`, or explains what is wrong with the header. */
 function bearerToken(request: FastifyRequest): string {
@@ -113,8 +105,7 @@ export const auth = fp<AuthOptions>(
       try {
         claims = verifyAccess(token)
       } catch (error) {
-        const code = (error as { code?: string }).code ?? ''
-        throw invalidToken(jwtReasons[code] ?? 'token is malformed')
+        throw invalidToken(jwtReason(error))
       }
       const principal = principalOf(claims)
       if (!principal) throw invalidToken('token claims are not valid')

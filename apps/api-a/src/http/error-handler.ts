@@ -1,4 +1,5 @@
 import type { ErrorEnvelope } from '@weft/api-shared/http/envelope'
+import { codeByStatus } from '@weft/api-shared/http/errors'
 import { bindingFieldError, fieldErrors, type ValidationEntry } from '@weft/api-shared/http/field-errors'
 import { forbiddenKeyProblem } from '@weft/api-shared/http/forbidden-keys'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -41,16 +42,6 @@ const clientErrors: Record<string, { code: ErrorCode; message?: string }> = {
   FST_ERR_BAD_URL: { code: 'BAD_REQUEST', message: messages.badUrl },
   FST_ERR_MAX_PARAM_LENGTH: { code: 'BAD_REQUEST', message: messages.paramTooLong },
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'BAD_REQUEST', message: messages.notJson },
-}
-
-/** Codes for any other 4xx a plugin or Fastify answers with, by status; anything else is a 400. */
-const statusCodes: Record<number, ErrorCode> = {
-  401: 'UNAUTHENTICATED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  405: 'METHOD_NOT_ALLOWED',
-  409: 'CONFLICT',
-  429: 'RATE_LIMITED',
 }
 
 /**
@@ -102,7 +93,7 @@ export function toApiError(thrown: unknown, bodyLimit?: number): ApiError {
   }
   if (status >= 400 && status < 500) {
     const known = error.code === undefined ? undefined : clientErrors[error.code]
-    const code = known?.code ?? statusCodes[status] ?? 'BAD_REQUEST'
+    const code = known?.code ?? codeByStatus[status] ?? 'BAD_REQUEST'
     // Fastify's and the packages' other 4xx messages describe the request, never internals.
     return new ApiError(code, known?.message ?? (error.message || 'bad request'))
   }

@@ -1,18 +1,8 @@
-import type { products, users } from '../db/schema.js'
+import type { products } from '../db/schema.js'
 
-type UserRow = typeof users.$inferSelect
 type ProductRow = typeof products.$inferSelect
 
-/** A user as the API shows it (snake_case, never the password hash). */
-export function publicUser(row: UserRow) {
-  return {
-    id: row.id,
-    username: row.username,
-    email: row.email,
-    created_at: row.createdAt.toISOString(),
-    updated_at: row.updatedAt.toISOString(),
-  }
-}
+export { publicUser } from '@weft/api-shared/routes/views'
 
 /** A product as the API shows it. */
 export function publicProduct(row: ProductRow) {

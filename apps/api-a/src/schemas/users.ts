@@ -1,3 +1,4 @@
+import { publicUserFields } from '@weft/api-shared/schemas/public-user'
 import { passwordRule, textRules } from '@weft/api-shared/schemas/rules'
 import { Type } from 'typebox'
 
@@ -51,16 +52,7 @@ export const RefreshBody = Type.Object(
 )
 
 /** A user as the API shows it, never the password hash (`#/components/schemas/User`). */
-export const UserSchema = Type.Object(
-  {
-    id: Type.Integer(),
-    username: Type.String(),
-    email: Type.String(),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
-  },
-  { $id: 'User' },
-)
+export const UserSchema = Type.Object(publicUserFields, { $id: 'User' })
 
 /** What login and refresh return (`#/components/schemas/TokenPair`). */
 export const TokenPairSchema = Type.Object(

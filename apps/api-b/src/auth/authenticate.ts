@@ -1,3 +1,4 @@
+import { jwtReason } from '@weft/api-shared/auth/jwt-reasons'
 import { type Ctx, ctx } from '@weft/context'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { UserRow } from '../db/schema.js'
@@ -21,21 +22,6 @@ function tokenFrom(c: Ctx): string {
   const match = BEARER.exec(header)
   if (!match?.[1]) throw invalidToken('the Authorization header must be "Bearer <access_token>"')
   return match[1]
-}
-
-/** Why the verifier refused a token, in API A's words; anything else is a malformed token. */
-const jwtReasons: Record<string, string> = {
-  FAST_JWT_EXPIRED: 'token has expired',
-  FAST_JWT_INACTIVE: 'token is not valid yet',
-  FAST_JWT_INVALID_SIGNATURE: 'signature does not match',
-  FAST_JWT_INVALID_ALGORITHM: 'algorithm is not HS256',
-  FAST_JWT_MISSING_SIGNATURE: 'token is not signed',
-  FAST_JWT_MISSING_REQUIRED_CLAIM: 'a required claim is missing',
-}
-
-function reasonFor(error: unknown): string {
-  const code = (error as { code?: unknown }).code
-  return (typeof code === 'string' && jwtReasons[code]) || 'token is malformed'
 }
 
 /** Clock skew tolerated for `iat`: a token issued later than this in the future is refused. */
@@ -76,7 +62,7 @@ export function authenticateAccount(
     try {
       claims = app.jwt.verify<AccessClaims>(token)
     } catch (error) {
-      throw invalidToken(reasonFor(error))
+      throw invalidToken(jwtReason(error))
     }
     if (!claimsAreWellFormed(claims as unknown as Record<string, unknown>)) {
       throw invalidToken('token claims are not valid')

@@ -1,5 +1,5 @@
 import { type ErrorEnvelope, failure } from '@weft/api-shared/http/envelope'
-import type { FieldError } from '@weft/api-shared/http/errors'
+import { codeByStatus, type FieldError } from '@weft/api-shared/http/errors'
 import { bindingFieldError, fieldErrors, type ValidationEntry } from '@weft/api-shared/http/field-errors'
 import { forbiddenKeyProblem } from '@weft/api-shared/http/forbidden-keys'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -21,16 +21,6 @@ interface ClassifiedError {
 
 /** Unique constraints of the schema and the request field each one guards. */
 const uniqueFields: Record<string, string> = { users_email_key: 'email', users_username_key: 'username' }
-
-/** Codes for any other 4xx (Fastify's own, plugins'), by status; anything else is a 400. */
-const codeByStatus: Record<number, ErrorCode> = {
-  401: 'UNAUTHENTICATED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  405: 'METHOD_NOT_ALLOWED',
-  409: 'CONFLICT',
-  429: 'RATE_LIMITED',
-}
 
 /** The catalogue's messages in place of Fastify's parser wording. */
 const messageByFastifyCode: Record<string, string> = {

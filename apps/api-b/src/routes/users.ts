@@ -1,6 +1,7 @@
 import { accountChangeLimit } from '@weft/api-shared/auth/account-changes'
 import { noStore } from '@weft/api-shared/http/cache'
 import { success } from '@weft/api-shared/http/envelope'
+import { publicUser } from '@weft/api-shared/routes/views'
 import { SuccessEnvelopeSchema } from '@weft/api-shared/schemas/envelope'
 import { MAX_PASSWORD_BYTES } from '@weft/api-shared/schemas/rules'
 import { routeRequest } from '@weft/binding'
@@ -15,7 +16,6 @@ import type { UserChanges, UsersRepository } from '../db/users.js'
 import { ApiErrors, messages, rateLimited, validationFailed } from '../http/errors.js'
 import { bodyErrors, idErrors, responses, serverErrors, tokenErrors } from '../schemas/responses.js'
 import { DeleteUserBody, RegisterBody, UpdateUserBody, UserIdParams } from '../schemas/users.js'
-import { presentUser } from './views.js'
 
 export interface UserRoutesOptions {
   repository: UsersRepository
@@ -120,7 +120,7 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (app, opt
         passwordHash: await hasher.hash(body.password),
       })
       c.status(201).location(`/api/user/${row.id}`)
-      return success('user registered', presentUser(row))
+      return success('user registered', publicUser(row))
     }),
   )
 
@@ -136,7 +136,7 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (app, opt
         response: responses({ 200: { description: 'your account', body: userEnvelope } }, accountErrors),
       },
     },
-    handle((c) => success('user found', presentUser(callerOf(c)))),
+    handle((c) => success('user found', publicUser(callerOf(c)))),
   )
 
   app.patch(
@@ -182,7 +182,7 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (app, opt
       if (body.password !== undefined) changes.passwordHash = await hasher.hash(body.password)
       const row = await repository.update(account.id, changes)
       if (!row) throw new ApiErrors.NotFound(`user ${account.id} not found`)
-      return success(changes.passwordHash ? 'user updated; log in again' : 'user updated', presentUser(row))
+      return success(changes.passwordHash ? 'user updated; log in again' : 'user updated', publicUser(row))
     }),
   )
 

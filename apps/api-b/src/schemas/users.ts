@@ -1,3 +1,4 @@
+import { publicUserFields } from '@weft/api-shared/schemas/public-user'
 import { passwordRule, textRules } from '@weft/api-shared/schemas/rules'
 import { type Static, Type } from 'typebox'
 
@@ -74,16 +75,7 @@ export const UserIdParams = Type.Object({
 export type UserIdParams = Static<typeof UserIdParams>
 
 /** A user as the API shows it: never the password hash nor the token version (`#/components/schemas/User`). */
-export const PublicUser = Type.Object(
-  {
-    id: Type.Integer(),
-    username: Type.String(),
-    email: Type.String(),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
-  },
-  { additionalProperties: false, $id: 'User' },
-)
+export const PublicUser = Type.Object(publicUserFields, { additionalProperties: false, $id: 'User' })
 export type PublicUser = Static<typeof PublicUser>
 
 /** What login returns (`#/components/schemas/AccessToken`). */

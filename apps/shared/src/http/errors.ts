@@ -77,6 +77,16 @@ export const sharedCatalogue = {
 /** The error codes both APIs answer with. */
 export type SharedErrorCode = keyof typeof sharedCatalogue
 
+/** Codes for any other 4xx a plugin or Fastify answers with, by status; anything else is a 400. */
+export const codeByStatus: Readonly<Record<number, SharedErrorCode>> = {
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  409: 'CONFLICT',
+  429: 'RATE_LIMITED',
+}
+
 /**
  * The catalogue's message style: lower case, what went wrong and what to send instead; never a pattern, a
  * schema keyword or a parser's wording.
