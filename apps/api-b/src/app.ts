@@ -19,14 +19,15 @@ import { createWorkLimit } from './auth/work-limit.js'
 import { checkSettings, type Settings } from './config/settings.js'
 import type { DatabaseHandle } from './db/client.js'
 import { usersRepository } from './db/users.js'
+import { installDocs } from './http/docs.js'
 import { frameworkErrors, installErrorHandling } from './http/error-handler.js'
 import { ApiErrors, messages, rateLimited, validationFailed } from './http/errors.js'
 import { redactedPaths } from './http/logging.js'
 import { installNotFound } from './http/not-found.js'
-import { registerOpenApi } from './http/openapi.js'
 import { authRoutes } from './routes/auth.js'
 import { healthRoutes } from './routes/health.js'
 import { userRoutes } from './routes/users.js'
+import { sharedSchemas } from './schemas/components.js'
 
 export interface AppOptions {
   database: DatabaseHandle
@@ -89,7 +90,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   })
   await registerTokens(app, settings.secret, settings.tokenTtlSeconds)
-  await registerOpenApi(app)
+  for (const schema of sharedSchemas) app.addSchema(schema)
+  await installDocs(app)
   installErrorHandling(app)
   installHandlerTimeout(app, settings.handlerTimeoutMs)
   // One problem per answer: API B names the first field at fault.

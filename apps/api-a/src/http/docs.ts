@@ -8,11 +8,10 @@ export async function installDocs(app: FastifyInstance): Promise<void> {
     description:
       'Users with revocable JWTs, and products. Every body is an envelope `{ status, message, data }`; errors ' +
       'add a `code` from the error catalogue (the repository README), each answered with one status.',
-    tags: [
-      { name: 'auth', description: 'register, log in, log out, refresh tokens' },
-      { name: 'users', description: 'your own account' },
-      { name: 'products', description: 'products: anyone reads them, their owner creates and deletes them' },
-      { name: 'health', description: 'for load balancers and probes' },
-    ],
+    tags: {
+      auth: 'register, log in, log out, refresh tokens',
+      users: 'your own account',
+      products: 'products: anyone reads them, their owner creates and deletes them',
+    },
   })
 }

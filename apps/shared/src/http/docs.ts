@@ -5,12 +5,16 @@ import { weftSwaggerTransform } from '@weft/binding'
 import type { FastifyInstance } from 'fastify'
 import { headerComponents, referenceHeaders } from '../schemas/headers.js'
 
-/** What differs between the apps' OpenAPI documents: their title, description and tags. */
+/** What differs between the apps' OpenAPI documents: their title, description and their tags (name → description). */
 export interface DocsInfo {
   title: string
   description: string
-  tags: { name: string; description: string }[]
+  /** The app's own tags, in the document's order; the `health` tag of the shared health route comes last. */
+  tags: Record<string, string>
 }
+
+/** The tag of the health route both apps mount (`routes/health.ts`). */
+const healthTag = { name: 'health', description: 'for load balancers and probes' }
 
 /**
  * Swagger UI's own Content-Security-Policy minus `upgrade-insecure-requests`, which would send the page's
@@ -56,7 +60,7 @@ export async function installDocs(app: FastifyInstance, info: DocsInfo): Promise
         license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: '/', description: 'the server that serves this document' }],
-      tags: info.tags,
+      tags: [...Object.entries(info.tags).map(([name, description]) => ({ name, description })), healthTag],
       components: {
         securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
         headers: headerComponents(),
