@@ -1,7 +1,6 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { DatabaseSettings } from '@weft/api-a/src/db/client.ts'
 
 /** A database prepared for the API A comparisons: migrated, with the bench user and seeded products. */
 export interface BenchDatabase {
@@ -10,6 +9,9 @@ export interface BenchDatabase {
   serverEnv(): Record<string, string>
   drop(): Promise<void>
 }
+
+/** Where the data lives, as API A's `openDatabase` takes it. */
+type DatabaseSettings = Parameters<typeof import('@weft/api-a/src/db/client.ts').openDatabase>[0]
 
 /** Seeds through API A's own code: its migrations, its register route for the bench user, its tables. */
 async function seed(settings: DatabaseSettings, counts: { users: number; products: number }): Promise<void> {

@@ -2,7 +2,9 @@
 // orchestrator prepared (BENCH_DB_KIND + BENCH_PGLITE_DIR or BENCH_DATABASE_URL) and API A's settings.
 
 import { type Settings, settingsFromEnv } from '@weft/api-a/src/config/settings.ts'
-import { type DatabaseHandle, type DatabaseSettings, openDatabase } from '@weft/api-a/src/db/client.ts'
+import { type DatabaseHandle, openDatabase } from '@weft/api-a/src/db/client.ts'
+
+type DatabaseSettings = Parameters<typeof openDatabase>[0]
 
 /** HS256 key of every benchmark token (a fixed test value, never a real secret). */
 export const benchSecret = 'weft-bench-secret-0123456789-abcdefghijklmnop'

@@ -1,26 +1,16 @@
-import * as shared from '@weft/api-shared/db/client'
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import { appDatabase, type DatabaseOf, type DatabaseHandle as Handle } from '@weft/api-shared/db/client'
 import * as schema from './schema.js'
 
-export type { DatabaseSettings } from '@weft/api-shared/db/client'
+export type Database = DatabaseOf<typeof schema>
+export type DatabaseHandle = Handle<Database>
 
-/** The drizzle database, whichever driver is underneath. */
-export type Database = PgDatabase<PgQueryResultHKT, typeof schema>
-export type DatabaseHandle = shared.DatabaseHandle<Database>
-
-const appFolder = new URL('../../', import.meta.url)
-const options: shared.DatabaseOptions<typeof schema> = {
+/**
+ * This app's database: its tables and `drizzle/` migrations. A statement may run 10 s, wait 5 s for a lock and
+ * idle 30 s inside a transaction; pooled connections are replaced every 30 minutes.
+ */
+export const { databaseSettingsFromEnv, openDatabase } = appDatabase(
+  new URL('../../', import.meta.url),
   schema,
-  appFolder,
-  migrationLock: 'weft:api-a:migrations',
-  maxLifetime: 30 * 60,
-  connection: { statement_timeout: 10_000, lock_timeout: 5_000, idle_in_transaction_session_timeout: 30_000 },
-}
-
-/** The database settings of the environment (`.pglite/` of this app when none is set). */
-export const databaseSettingsFromEnv = (env: NodeJS.ProcessEnv = process.env) =>
-  shared.databaseSettingsFromEnv(env, appFolder)
-
-/** Opens the database the settings describe, with this app's tables and migrations. */
-export const openDatabase = (settings: shared.DatabaseSettings): Promise<DatabaseHandle> =>
-  shared.openDatabase(settings, options)
+  { statement_timeout: 10_000, lock_timeout: 5_000, idle_in_transaction_session_timeout: 30_000 },
+  { maxLifetime: 30 * 60 },
+)

@@ -1,3 +1,4 @@
+import { accountColumns, accountIndexes } from '@weft/api-shared/db/accounts'
 import { sql } from 'drizzle-orm'
 import { check, index, integer, pgTable, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 
@@ -7,21 +8,8 @@ const timestamps = {
   updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
 }
 
-/**
- * Accounts. Emails are stored trimmed and lower-cased and usernames are unique regardless of case, so the
- * unique indexes are the duplicate check (a conflicting insert fails with 23505 → 409).
- */
-export const users = pgTable(
-  'users',
-  {
-    id: serial('id').primaryKey(),
-    username: text('username').notNull(),
-    email: text('email').notNull(),
-    passwordHash: text('password_hash').notNull(),
-    ...timestamps,
-  },
-  (t) => [uniqueIndex('users_email_key').on(t.email), uniqueIndex('users_username_key').on(sql`lower(${t.username})`)],
-)
+/** Accounts (`@weft/api-shared`'s columns and duplicate checks). */
+export const users = pgTable('users', { ...accountColumns(), ...timestamps }, accountIndexes)
 
 /** Products: each records its owner; deleting the owner deletes their products. */
 export const products = pgTable(

@@ -1,7 +1,8 @@
 import { parseCorsOrigins } from '@weft/api-shared/config/cors-origins'
 import { MIN_SECRET_BYTES, secretProblem } from '@weft/api-shared/config/secret-strength'
 import { parseTrustProxy, type TrustProxy } from '@weft/api-shared/config/trust-proxy'
-import { type DatabaseSettings, databaseSettingsFromEnv } from '../db/client.js'
+import type { DatabaseSettings } from '@weft/api-shared/db/client'
+import { databaseSettingsFromEnv } from '../db/client.js'
 
 export { MIN_SECRET_BYTES } from '@weft/api-shared/config/secret-strength'
 

@@ -1,10 +1,8 @@
-import { sql } from 'drizzle-orm'
-import { integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import { accountColumns, accountIndexes } from '@weft/api-shared/db/accounts'
+import { integer, pgTable, timestamp } from 'drizzle-orm/pg-core'
 
 /**
- * Accounts. Emails are stored trimmed and lower-cased and usernames are unique regardless of case,
- * so the two unique indexes are the duplicate checks (a conflicting insert or update fails with
- * SQLSTATE 23505, which the API answers with 409).
+ * Accounts (`@weft/api-shared`'s columns and duplicate checks).
  *
  * `token_version` is copied into every access token; deleting the account or changing its password
  * bumps it (or removes the row), which invalidates every token issued before.
@@ -12,15 +10,12 @@ import { integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-
 export const users = pgTable(
   'users',
   {
-    id: serial('id').primaryKey(),
-    username: text('username').notNull(),
-    email: text('email').notNull(),
-    passwordHash: text('password_hash').notNull(),
+    ...accountColumns(),
     tokenVersion: integer('token_version').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('users_email_key').on(t.email), uniqueIndex('users_username_key').on(sql`lower(${t.username})`)],
+  accountIndexes,
 )
 
 /** A row of `users` as drizzle returns it. */

@@ -24,13 +24,17 @@ export interface DatabaseOptions<Schema extends Record<string, unknown>> {
   schema: Schema
   /** The app's folder (holding `drizzle/` and the default `.pglite/`), as a URL ending in `/`. */
   appFolder: URL
-  /** Name of the advisory lock replicas take to migrate one at a time. */
-  migrationLock: string
   /** Session settings of each PostgreSQL connection (`statement_timeout`, ...). */
   connection: Record<string, number>
   /** Seconds before a pooled connection is replaced; postgres.js's default when absent. */
   maxLifetime?: number
 }
+
+/**
+ * The advisory lock replicas take to migrate one at a time. One per database, like the migrations table
+ * drizzle keeps in it.
+ */
+const migrationLock = 'weft:migrations'
 
 /**
  * Reads the database settings from the environment: `DATABASE_URL`, or `DB_HOST`/`DB_PORT`/`DB_USER`/
@@ -88,7 +92,7 @@ export async function openDatabase<Schema extends Record<string, unknown>>(
       // with fetch_types off, postgres.js 3.4.9 never answers a reserve on a fresh pool.
       migrate: () =>
         client.begin(async (lock) => {
-          await lock`select pg_advisory_xact_lock(hashtext(${options.migrationLock}))`
+          await lock`select pg_advisory_xact_lock(hashtext(${migrationLock}))`
           await migratePostgres(db, { migrationsFolder })
         }),
       close: () => client.end({ timeout: 5 }),
@@ -102,5 +106,27 @@ export async function openDatabase<Schema extends Record<string, unknown>>(
     description: settings.dataDir ? `embedded PGlite in ${settings.dataDir}` : 'embedded PGlite in memory',
     migrate: () => migratePglite(db, { migrationsFolder }),
     close: () => client.close(),
+  }
+}
+
+/** The drizzle database with an app's tables, whichever driver is underneath. */
+export type DatabaseOf<Schema extends Record<string, unknown>> = PgDatabase<PgQueryResultHKT, Schema>
+
+/**
+ * An app's `databaseSettingsFromEnv` and `openDatabase`, bound to its folder (a URL ending in `/`), its tables
+ * and the session settings of its PostgreSQL connections.
+ */
+export function appDatabase<Schema extends Record<string, unknown>>(
+  appFolder: URL,
+  schema: Schema,
+  connection: DatabaseOptions<Schema>['connection'],
+  pool: Pick<DatabaseOptions<Schema>, 'maxLifetime'> = {},
+) {
+  const options: DatabaseOptions<Schema> = { schema, appFolder, connection, ...pool }
+  return {
+    /** The database settings of the environment (`.pglite/` in the app's folder when it names no server). */
+    databaseSettingsFromEnv: (env: NodeJS.ProcessEnv = process.env) => databaseSettingsFromEnv(env, options.appFolder),
+    /** Opens the database the settings describe, with the app's tables and migrations. */
+    openDatabase: (settings: DatabaseSettings) => openDatabase(settings, options),
   }
 }
