@@ -31,4 +31,10 @@ describe('createWorkLimit', () => {
     await Promise.all(slow)
     await expect(limit.run(async () => 'ok')).resolves.toBe('ok')
   })
+
+  it('frees the slot of a task that fails', async () => {
+    const limit = createWorkLimit(1, 10, () => new Error('full'))
+    await expect(limit.run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom')
+    await expect(limit.run(async () => 'next')).resolves.toBe('next')
+  })
 })
