@@ -1,6 +1,7 @@
 export { Binder, type BindOptions, bind } from './binder.js'
 export type { BindingSourceList, SourceName } from './binding-source.js'
 export { bodyBytes, bodyBytesDecoded } from './body-bytes.js'
+export type { BodyTextRules } from './body-text.js'
 export {
   type BinaryDecoder,
   type BodyDecoder,

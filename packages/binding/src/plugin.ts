@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
 import { decorateBodyBytes } from './body-bytes.js'
+import { type BodyTextRules, installBodyText } from './body-text.js'
 import { decorateBoundParts } from './bound-parts.js'
 import {
   applyParserConfig,
@@ -59,6 +60,13 @@ export type WeftBindingOptions = {
    */
   routeSchemas?: boolean | RouteSchemasMode
   /**
+   * Text rules for the strings of every parsed body in the plugin's scope, checked before validation
+   * (off by default): no C0 control character or DEL (tabs and line breaks in `multiLineFields`
+   * only), identifier fields in Unicode NFC and without invisible characters. A break is a 400
+   * `ValidationError` naming each field, keyword `controlCharacters` or `invisibleCharacters`.
+   */
+  bodyText?: BodyTextRules
+  /**
    * The options the app gave `Fastify({ ajv })`: the untagged parts of a route that also has tagged
    * ones are compiled by an Ajv of Fastify's defaults plus these.
    */
@@ -80,6 +88,7 @@ async function plugin(fastify: FastifyInstance, options: WeftBindingOptions): Pr
   if (options.routeSchemas !== false) {
     installRouteSchemas(fastify, options.routeSchemas === 'all' ? 'all' : 'tagged', options.ajv)
   }
+  if (options.bodyText !== undefined) installBodyText(fastify, options.bodyText)
   decorateBodyBytes(fastify)
   decorateBoundParts(fastify)
   provideDefaultParsers(fastify)

@@ -1,0 +1,128 @@
+import Fastify, { type FastifyInstance } from 'fastify'
+import { Type } from 'typebox'
+import { afterEach, describe, expect, it } from 'vitest'
+import { type BodyTextRules, bind, weftBinding } from './index.js'
+
+const Item = Type.Object({
+  title: Type.String(),
+  description: Type.Optional(Type.String()),
+  amount: Type.Optional(Type.Integer()),
+})
+const TaggedItem = Type.Object({ title: Type.String({ json: 'title' }), description: Type.Optional(Type.String()) })
+const Account = Type.Object({ username: Type.String(), email: Type.String() })
+
+let app: FastifyInstance
+afterEach(() => app?.close())
+
+async function start(bodyText: BodyTextRules | undefined) {
+  app = Fastify()
+  await app.register(weftBinding, bodyText === undefined ? {} : { bodyText })
+  app.post('/items', { schema: { body: Item } }, async (request) => request.body)
+  app.post('/tagged', { schema: { body: TaggedItem } }, async (request) => request.body)
+  app.post('/bound', async (request) => bind(request).json(Item))
+  app.post('/accounts', { schema: { body: Account } }, async (request) => request.body)
+  app.post('/forms', async (request) => bind(request).form(Item))
+  return app
+}
+
+const post = (url: string, payload: unknown) => app.inject({ method: 'POST', url, payload: payload as object })
+
+describe('bodyText', () => {
+  const rules: BodyTextRules = { multiLineFields: ['description'], identifierFields: ['username', 'email'] }
+
+  it('refuses a control character in a one-line string with a 400 naming the field', async () => {
+    await start(rules)
+    for (const url of ['/items', '/tagged', '/bound']) {
+      const res = await post(url, { title: 'a\u0000b' })
+      expect(res.statusCode, url).toBe(400)
+      expect(res.json()).toMatchObject({
+        code: 'WEFT_VALIDATION_FAILED',
+        message: 'body/title must not contain control characters',
+      })
+    }
+  })
+
+  it('lets multi-line fields hold tabs and line breaks, but no other control', async () => {
+    await start(rules)
+    expect((await post('/items', { title: 'x', description: 'a\tb\r\nc' })).json()).toEqual({
+      title: 'x',
+      description: 'a\tb\r\nc',
+    })
+    expect((await post('/items', { title: 'x', description: 'a\u001bb' })).statusCode).toBe(400)
+    expect((await post('/items', { title: 'a\nb' })).statusCode).toBe(400)
+    expect((await post('/items', { title: 'a\u007fb' })).statusCode).toBe(400)
+  })
+
+  it('puts identifier fields in NFC and refuses invisible characters in them only', async () => {
+    await start(rules)
+    const decomposed = 'Jose\u0301'
+    const res = await post('/accounts', { username: decomposed, email: 'e\u0301@example.com' })
+    expect(res.json()).toEqual({ username: 'Jos\u00e9', email: '\u00e9@example.com' })
+    const hidden = await post('/accounts', { username: 'ad\u200bmin', email: 'a@example.com' })
+    expect(hidden.statusCode).toBe(400)
+    expect(hidden.json().message).toBe('body/username must not contain invisible characters')
+    // the same character in another field is text, not an identity
+    expect((await post('/items', { title: 'zero\u200bwidth' })).statusCode).toBe(200)
+  })
+
+  it('names nested fields with their path and stops at maxProblems', async () => {
+    await start({ maxProblems: 2 })
+    const res = await post('/bound', { title: 'ok', tags: [{ name: 'a\u0001' }, 'b\u0002', 'c\u0003'] })
+    expect(res.statusCode).toBe(400)
+    expect(res.json().message).toBe(
+      'body/tags/0/name must not contain control characters, body/tags/1 must not contain control characters',
+    )
+  })
+
+  it('leaves the wrong type of a typed field to validation', async () => {
+    await start(rules)
+    const res = await post('/items', { title: 'x', amount: 'a\u0000' })
+    expect(res.statusCode).toBe(400)
+    expect(res.json().message).not.toContain('control characters')
+  })
+
+  it('checks form bodies too', async () => {
+    await start(rules)
+    const res = await app.inject({
+      method: 'POST',
+      url: '/forms',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'title=a%00b',
+    })
+    expect(res.statusCode).toBe(400)
+    expect(res.json().message).toBe('body/title must not contain control characters')
+  })
+
+  it('walks a body nested 100,000 deep (from a parser of the app) without overflowing the stack', async () => {
+    app = Fastify()
+    app.addContentTypeParser('application/x-deep', { parseAs: 'string' }, (_request, text, done) =>
+      done(null, JSON.parse(text as string)),
+    )
+    await app.register(weftBinding, { bodyText: rules })
+    app.post('/deep', async () => 'accepted')
+    const deep = `${'['.repeat(100_000)}"a\\u0000"${']'.repeat(100_000)}`
+    const send = (payload: string) =>
+      app.inject({ method: 'POST', url: '/deep', headers: { 'content-type': 'application/x-deep' }, payload })
+    const res = await send(deep)
+    expect(res.statusCode).toBe(400)
+    expect(res.json().message).toMatch(/^body\/0\/0\/.* must not contain control characters$/)
+    expect((await send(deep.replace('\\u0000', ''))).statusCode).toBe(200)
+  })
+
+  it('is off by default', async () => {
+    await start(undefined)
+    expect((await post('/items', { title: 'a\u0000b' })).json()).toEqual({ title: 'a\u0000b' })
+  })
+
+  it('fails at boot on rules that are not field names or a count', async () => {
+    for (const bodyText of [
+      { multiLineFields: 'description' },
+      { identifierFields: [''] },
+      { maxProblems: 0 },
+    ] as unknown as BodyTextRules[]) {
+      const broken = Fastify()
+      await expect(broken.register(weftBinding, { bodyText }).ready()).rejects.toThrow(/bodyText/)
+      await broken.close()
+    }
+  })
+})
