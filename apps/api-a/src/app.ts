@@ -5,16 +5,15 @@ import { installHandlerTimeout } from '@weft/api-shared/http/handler-timeout'
 import { closeSilentConnections } from '@weft/api-shared/http/idle-connections'
 import { installJsonBodies } from '@weft/api-shared/http/json-body'
 import { withRedaction } from '@weft/api-shared/http/logging'
-import { installTextGuard } from '@weft/api-shared/http/text-guard'
 import { weftBinding } from '@weft/binding'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { memoryAttemptCounter } from './auth/attempts.js'
-import { auth } from './auth/plugin.js'
+import { auth } from './auth/authenticate.js'
 import type { Settings } from './config/settings.js'
 import type { DatabaseHandle } from './db/client.js'
 import { installDocs } from './http/docs.js'
 import { frameworkErrors, installErrorHandling } from './http/error-handler.js'
-import { ApiError, messages, validationFailed } from './http/errors.js'
+import { ApiError, messages } from './http/errors.js'
 import { redactedPaths } from './http/logging.js'
 import { installNotFound } from './http/not-found.js'
 import { installSecurity } from './http/security.js'
@@ -93,6 +92,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     multipart: false,
     parserDecoder: { ignoreUnknownKeys: false },
     routeSchemas: 'all',
+    // no control characters in any body string (tabs and line breaks in a description), emails and usernames
+    // in NFC and without invisible characters: checked for every route, before its validation
+    bodyText: { multiLineFields: ['description'], identifierFields: ['email', 'username'] },
   })
   // JSON only: text and multipart bodies are answered 415 by Fastify, forms and XML by `installJsonBodies`.
   // JSON is read by @weft/binding's parser: an empty body is no body, bytes that are not UTF-8
@@ -104,7 +106,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installErrorHandling(app)
   installNotFound(app, routerOptions)
   installHandlerTimeout(app, settings.handlerTimeoutMs)
-  installTextGuard(app, validationFailed, { multiLineFields: new Set(['description']) })
   installJsonBodies(app, () => new ApiError('UNSUPPORTED_MEDIA_TYPE', messages.notJsonMediaType))
   app.decorate('draining', false)
   const shared = sharedLimits(app, settings)

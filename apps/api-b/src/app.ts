@@ -8,7 +8,6 @@ import { closeSilentConnections } from '@weft/api-shared/http/idle-connections'
 import { installJsonBodies } from '@weft/api-shared/http/json-body'
 import { withRedaction } from '@weft/api-shared/http/logging'
 import { helmetOptions } from '@weft/api-shared/http/security-headers'
-import { installTextGuard } from '@weft/api-shared/http/text-guard'
 import { weftBinding } from '@weft/binding'
 import { weftContext } from '@weft/context'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
@@ -21,7 +20,7 @@ import type { DatabaseHandle } from './db/client.js'
 import { usersRepository } from './db/users.js'
 import { installDocs } from './http/docs.js'
 import { frameworkErrors, installErrorHandling } from './http/error-handler.js'
-import { ApiErrors, messages, rateLimited, validationFailed } from './http/errors.js'
+import { ApiErrors, messages, rateLimited } from './http/errors.js'
 import { redactedPaths } from './http/logging.js'
 import { installNotFound } from './http/not-found.js'
 import { authRoutes } from './routes/auth.js'
@@ -72,6 +71,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     multipart: false,
     parserDecoder: { ignoreUnknownKeys: false },
     routeSchemas: 'all',
+    // no control characters in any body string, emails and usernames in NFC and without invisible characters;
+    // one problem per answer: API B names the first field at fault
+    bodyText: { identifierFields: ['email', 'username'], maxProblems: 1 },
   })
   await app.register(weftContext)
   // JSON only: text and multipart bodies are answered 415 by Fastify, forms and XML by `installJsonBodies`.
@@ -94,8 +96,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await installDocs(app)
   installErrorHandling(app)
   installHandlerTimeout(app, settings.handlerTimeoutMs)
-  // One problem per answer: API B names the first field at fault.
-  installTextGuard(app, ([first]) => validationFailed(first.field, first.rule, first.message), { max: 1 })
   installJsonBodies(app, () => new ApiErrors.UnsupportedMediaType())
 
   const repository = usersRepository(options.database.db)

@@ -3,7 +3,7 @@ import { and, eq, isNull, lt, sql } from 'drizzle-orm'
 import type { Database } from '../db/client.js'
 import { refreshTokens, revokedTokens, sessions } from '../db/schema.js'
 import { invalidToken } from '../http/errors.js'
-import type { AccessClaims, Principal, TokenPair } from './claims.js'
+import type { AccessClaims, Principal, TokenPair } from './tokens.js'
 
 /** Signs access-token claims (the app's @fastify/jwt signer, HS256). */
 export type SignAccessToken = (claims: AccessClaims) => string

@@ -44,6 +44,10 @@ function ruleMessage(keyword: string, params: Record<string, unknown>): string {
       return 'must name at least one field'
     case 'format':
       return `must be a valid ${String(params.format)}`
+    case 'controlCharacters':
+      return 'must not contain control characters'
+    case 'invisibleCharacters':
+      return 'must not contain invisible characters such as zero-width spaces'
     case 'const':
     case 'enum':
     case 'anyOf':

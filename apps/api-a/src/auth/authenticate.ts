@@ -2,28 +2,31 @@ import fastifyJwt from '@fastify/jwt'
 import { jwtReason } from '@weft/api-shared/auth/jwt-reasons'
 import type { FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
+import type { Settings } from '../config/settings.js'
 import type { Database } from '../db/client.js'
 import { invalidToken, unauthenticated } from '../http/errors.js'
 import { type AttemptCounter, createPasswordAttempts, memoryAttemptCounter, type PasswordAttempts } from './attempts.js'
-import { type AccessClaims, type Principal, principalOf } from './claims.js'
 import { createPasswordHasher, type PasswordHasher, SCRYPT_CONCURRENCY, SCRYPT_MAX_WAITING } from './password.js'
 import { createSessions, type Sessions } from './sessions.js'
 import { createAccessVerifier } from './signing-keys.js'
+import { type AccessClaims, type Principal, principalOf } from './tokens.js'
 import { createWorkLimit } from './work-limit.js'
 
-export interface AuthOptions {
+/** The settings the password and token checks read; the rest is documented on `Settings`. */
+type AuthSettings = Pick<
+  Settings,
+  | 'secret'
+  | 'previousSecret'
+  | 'accessTokenTtl'
+  | 'refreshTokenTtl'
+  | 'scryptCost'
+  | 'passwordQueueMax'
+  | 'authRateLimit'
+  | 'authRateWindowMs'
+>
+
+export interface AuthOptions extends AuthSettings {
   db: Database
-  secret: string
-  /** The key being rotated out (`SECRET_PREVIOUS`): still accepted for verification, never used to sign. */
-  previousSecret?: string
-  accessTokenTtl: number
-  refreshTokenTtl: number
-  scryptCost: number
-  /** Password checks that may wait for a scrypt slot; more are answered 503 (64 when not given). */
-  passwordQueueMax?: number
-  /** Password checks per IP and per account per window (shared by login, PATCH and DELETE). */
-  authRateLimit: number
-  authRateWindowMs: number
   /** Where password attempts are counted (shared by replicas through Redis); this process's memory by default. */
   attemptCounter?: AttemptCounter
 }
