@@ -22,6 +22,7 @@ async function start(bodyText: BodyTextRules | undefined) {
   app.post('/bound', async (request) => bind(request).json(Item))
   app.post('/accounts', { schema: { body: Account } }, async (request) => request.body)
   app.post('/forms', async (request) => bind(request).form(Item))
+  app.post('/echo', async (request) => request.body)
   return app
 }
 
@@ -40,6 +41,12 @@ describe('bodyText', () => {
         message: 'body/title must not contain control characters',
       })
     }
+  })
+
+  it('names a nested field by its JSON Pointer, with / and ~ in keys escaped', async () => {
+    await start(rules)
+    const res = await app.inject({ method: 'POST', url: '/echo', payload: { 'a/b': { 'c~d': ['ok', 'x\u0007'] } } })
+    expect(res.json().message).toBe('body/a~1b/c~0d/1 must not contain control characters')
   })
 
   it('lets multi-line fields hold tabs and line breaks, but no other control', async () => {

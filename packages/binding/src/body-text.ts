@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { ValidationError, type ValidationIssue } from './errors.js'
+import { escapePointer, ValidationError, type ValidationIssue } from './errors.js'
 
 /**
  * What `bodyText` checks in the strings of a parsed JSON body before validation.
@@ -41,7 +41,7 @@ type Pending = { value: unknown; key: string; parent: Pending | undefined }
 
 function pointerOf(entry: Pending): string {
   let path = ''
-  for (let at: Pending | undefined = entry; at?.parent; at = at.parent) path = `/${at.key}${path}`
+  for (let at: Pending | undefined = entry; at?.parent; at = at.parent) path = `/${escapePointer(at.key)}${path}`
   return path
 }
 

@@ -68,7 +68,7 @@ function issueText(issue: ValidationIssue, subject: (path: string) => string): s
 }
 
 /** A property name as a JSON Pointer segment (`~` and `/` escaped, as in `instancePath`). */
-function escapePointer(name: string): string {
+export function escapePointer(name: string): string {
   return name.replaceAll('~', '~0').replaceAll('/', '~1')
 }
 

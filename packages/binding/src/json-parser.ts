@@ -1,5 +1,6 @@
 import type { FastifyBodyParser, FastifyInstance } from 'fastify'
 import { InvalidUtf8Error } from './errors.js'
+import { type RefusedKeys, refusedKeyError } from './forbidden-keys.js'
 import { checkJsonDepth } from './json-depth.js'
 import { noteJsonText } from './json-text.js'
 import { utf8Text } from './utf8.js'
@@ -12,6 +13,7 @@ import { utf8Text } from './utf8.js'
 export function jsonParser(fastify: FastifyInstance): FastifyBodyParser<Buffer> {
   const { onProtoPoisoning = 'error', onConstructorPoisoning = 'error' } = fastify.initialConfig
   const parse = fastify.getDefaultJsonParser(onProtoPoisoning, onConstructorPoisoning)
+  const refused: RefusedKeys = { proto: onProtoPoisoning === 'error', constructor: onConstructorPoisoning === 'error' }
   return (request, body, done) => {
     if (body.length === 0) {
       done(null, undefined)
@@ -30,6 +32,9 @@ export function jsonParser(fastify: FastifyInstance): FastifyBodyParser<Buffer> 
       return
     }
     noteJsonText(body, text)
-    parse(request, text, done)
+    parse(request, text, (error, value) => {
+      const named = error ? refusedKeyError(text, refused) : undefined
+      done(named ?? error, value)
+    })
   }
 }
