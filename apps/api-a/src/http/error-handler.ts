@@ -1,7 +1,6 @@
 import type { ErrorEnvelope } from '@weft/api-shared/http/envelope'
 import { codeByStatus } from '@weft/api-shared/http/errors'
 import { bindingFieldError, fieldErrors, type ValidationEntry } from '@weft/api-shared/http/field-errors'
-import { forbiddenKeyProblem } from '@weft/api-shared/http/forbidden-keys'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { databaseUnavailable, foreignKeyViolation, invalidValue, loggableError, uniqueViolation } from '../db/errors.js'
 import {
@@ -133,10 +132,9 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((thrown: unknown, request: FastifyRequest, reply: FastifyReply) => {
     // A path that climbs out of the docs' static folder (`/docs/static/%2e%2e/...`) names no file: a 404.
     if ((thrown as AnyError | undefined)?.code === staticPathOutsideRoot) return reply.callNotFound()
-    const forbiddenKey = forbiddenKeyProblem(thrown, request)
     const error = requestAborted(thrown, request)
       ? new ApiError('BAD_REQUEST', messages.incomplete)
-      : toApiError(forbiddenKey ? validationFailed([forbiddenKey]) : thrown, request.routeOptions.bodyLimit)
+      : toApiError(thrown, request.routeOptions.bodyLimit)
     if (error.statusCode >= 500) request.log.error({ err: loggableError(thrown), code: error.code }, 'request failed')
     else request.log.info({ code: error.code, statusCode: error.statusCode }, error.message)
     return reply.send(render(reply, error))

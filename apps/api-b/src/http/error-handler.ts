@@ -1,7 +1,6 @@
 import { type ErrorEnvelope, failure } from '@weft/api-shared/http/envelope'
 import { codeByStatus, type FieldError } from '@weft/api-shared/http/errors'
 import { bindingFieldError, fieldErrors, type ValidationEntry } from '@weft/api-shared/http/field-errors'
-import { forbiddenKeyProblem } from '@weft/api-shared/http/forbidden-keys'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isDatabaseUnavailable, isInvalidValue, loggableError, violatedUniqueConstraint } from '../db/errors.js'
 import {
@@ -167,12 +166,9 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: ApiError, request: FastifyRequest, reply: FastifyReply) => {
     // A path that climbs out of the docs' static folder (`/docs/static/%2e%2e/...`) names no file: a 404.
     if (error?.code === staticPathOutsideRoot) return reply.callNotFound()
-    const key = forbiddenKeyProblem(error, request)
     const { statusCode, body, headers } = requestAborted(error, request)
       ? answer('BAD_REQUEST', messages.incomplete)
-      : key
-        ? validationFailed([key])
-        : classifyError(error, request.routeOptions.bodyLimit)
+      : classifyError(error, request.routeOptions.bodyLimit)
     if (statusCode >= 500) {
       request.log.error({ err: loggableError(error), code: body.code }, 'request failed')
     } else {

@@ -48,6 +48,8 @@ function ruleMessage(keyword: string, params: Record<string, unknown>): string {
       return 'must not contain control characters'
     case 'invisibleCharacters':
       return 'must not contain invisible characters such as zero-width spaces'
+    case 'forbiddenKey':
+      return 'is not an accepted field name'
     case 'const':
     case 'enum':
     case 'anyOf':
