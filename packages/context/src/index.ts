@@ -26,4 +26,5 @@ export type { Storage, StructValidator, ViewEngine, WeftContextOptions } from '.
 export { weftContext } from './plugin.js'
 export type { Range } from './range.js'
 export type { ClientHelloInfo } from './request-info.js'
+export { routeMethods } from './route-methods.js'
 export type { RouteURLParams } from './routes.js'
