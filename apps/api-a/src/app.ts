@@ -104,7 +104,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain')
   for (const schema of sharedSchemas) app.addSchema(schema)
   installErrorHandling(app)
-  installNotFound(app, routerOptions)
+  installNotFound(app)
   installHandlerTimeout(app, settings.handlerTimeoutMs)
   installJsonBodies(app, () => new ApiError('UNSUPPORTED_MEDIA_TYPE', messages.notJsonMediaType))
   app.decorate('draining', false)

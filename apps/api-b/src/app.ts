@@ -62,7 +62,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   closeSilentConnections(app.server, settings.idleConnectionTimeoutMs)
 
   // Before any route: it records their methods.
-  installNotFound(app, routerOptions)
+  installNotFound(app)
 
   // Each route's schema (body, path params) is validated and bound by @weft/binding in Fastify's validation
   // phase (every failure is one of its errors, never FST_ERR_VALIDATION), and documents the route. Unknown body

@@ -1,4 +1,4 @@
-import { type PathMatching, trackRouteMethods } from '@weft/api-shared/http/route-methods'
+import { routeMethods } from '@weft/context'
 import type { FastifyInstance } from 'fastify'
 import { messages, methodNotAllowed, notFound } from './errors.js'
 
@@ -7,8 +7,8 @@ import { messages, methodNotAllowed, notFound } from './errors.js'
  * 404 — also when a route of this very method handed the request on (a file missing under `/docs/static/*`).
  * Installed before the routes, whose methods it records; the error handler renders both answers.
  */
-export function installNotFound(app: FastifyInstance, matching: PathMatching): void {
-  const methodsOf = trackRouteMethods(app, matching)
+export function installNotFound(app: FastifyInstance): void {
+  const methodsOf = routeMethods(app)
   app.setNotFoundHandler(async (request) => {
     const path = request.url.split('?')[0] ?? request.url
     const allowed = methodsOf(request.url)

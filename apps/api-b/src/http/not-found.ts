@@ -1,5 +1,5 @@
 import { failure } from '@weft/api-shared/http/envelope'
-import { type PathMatching, trackRouteMethods } from '@weft/api-shared/http/route-methods'
+import { routeMethods } from '@weft/context'
 import type { FastifyInstance } from 'fastify'
 import { messages } from './errors.js'
 
@@ -8,8 +8,8 @@ import { messages } from './errors.js'
  * 404 — also when a route of this very method handed the request on (a file missing under `/docs/static/*`) —
  * both in the error envelope. Installed before the routes, whose methods it records.
  */
-export function installNotFound(app: FastifyInstance, matching: PathMatching): void {
-  const methodsOf = trackRouteMethods(app, matching)
+export function installNotFound(app: FastifyInstance): void {
+  const methodsOf = routeMethods(app)
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? request.url
     const allowed = methodsOf(request.url)
