@@ -1,6 +1,9 @@
+import fastifyMultipart from '@fastify/multipart'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import { afterEach, describe, expect, it } from 'vitest'
+import { multipart } from '../test/helpers.js'
+import { bodyTextIssues, compileBodyText } from './body-text.js'
 import { type BodyTextRules, bind, weftBinding } from './index.js'
 
 const Item = Type.Object({
@@ -114,6 +117,61 @@ describe('bodyText', () => {
     expect(res.statusCode).toBe(400)
     expect(res.json().message).toMatch(/^body\/0\/0\/.* must not contain control characters$/)
     expect((await send(deep.replace('\\u0000', ''))).statusCode).toBe(200)
+  })
+
+  it('leaves a body that is one text (text/plain) as it is', async () => {
+    await start(rules)
+    const res = await app.inject({
+      method: 'POST',
+      url: '/echo',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'line one\nline two',
+    })
+    expect([res.statusCode, res.body]).toEqual([200, 'line one\nline two'])
+  })
+
+  it("matches an array's items by the array's field name", async () => {
+    await start(rules)
+    expect((await post('/echo', { description: ['a\nb'] })).statusCode).toBe(200)
+    const res = await post('/echo', { email: ['ok@example.com', 'a\u200b@example.com'] })
+    expect(res.json().message).toBe('body/email/1 must not contain invisible characters')
+  })
+
+  it.each([
+    ['attachFieldsToBody: true', true],
+    ["attachFieldsToBody: 'keyValues'", 'keyValues'],
+  ] as const)("checks @fastify/multipart's fields by their names (%s), not its files", async (_name, attach) => {
+    app = Fastify()
+    await app.register(fastifyMultipart, { attachFieldsToBody: attach })
+    await app.register(weftBinding, { bodyText: rules })
+    app.post('/upload', async (request) =>
+      bind(request).form(Type.Object({ username: Type.String(), description: Type.String() })),
+    )
+    const upload = (username: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/upload',
+        ...multipart([
+          { name: 'username', value: username },
+          { name: 'description', value: 'two\r\nlines' },
+          { name: 'doc', filename: 'd.bin', type: 'application/octet-stream', content: 'bytes\u0000\u0001' },
+        ]),
+      })
+    const ok = await upload('Jose\u0301')
+    expect([ok.statusCode, ok.json()]).toEqual([200, { username: 'Jos\u00e9', description: 'two\r\nlines' }])
+    const refused = await upload('a\u0007b')
+    expect([refused.statusCode, refused.json().message]).toEqual([
+      400,
+      'body/username must not contain control characters',
+    ])
+  })
+
+  it('looks at an object once, so objects that refer to each other end the walk', () => {
+    const body: Record<string, unknown> = { title: 'ok' }
+    body.self = body
+    body.list = [body, { title: 'a\u0000' }]
+    const issues = bodyTextIssues(body, compileBodyText(rules))
+    expect(issues.map((issue) => issue.instancePath)).toEqual(['/list/1/title'])
   })
 
   it('is off by default', async () => {

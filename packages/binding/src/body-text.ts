@@ -36,8 +36,19 @@ function hasControl(value: string, multiLine: boolean): boolean {
   return false
 }
 
-/** A value still to look at, with the way to it (its path is built only for a string that fails). */
-type Pending = { value: unknown; key: string; parent: Pending | undefined }
+/**
+ * A value still to look at: `name` is the field name the rules match (an array's items have the
+ * array's), `key` its JSON Pointer segment, `holder[slot]` where an identifier is written back in
+ * NFC. Its path is built only for a string that fails.
+ */
+type Pending = {
+  value: unknown
+  name: string
+  key: string
+  parent: Pending | undefined
+  holder: Record<string, unknown> | undefined
+  slot: string
+}
 
 function pointerOf(entry: Pending): string {
   let path = ''
@@ -55,42 +66,71 @@ const noFields: ReadonlySet<string> = new Set()
 
 function problemOf(
   value: string,
-  key: string,
+  name: string,
   rules: CompiledRules,
 ): Omit<ValidationIssue, 'instancePath'> | undefined {
-  if (hasControl(value, rules.multiLine.has(key))) {
+  if (hasControl(value, rules.multiLine.has(name))) {
     return { keyword: 'controlCharacters', message: 'must not contain control characters', params: {} }
   }
-  if (rules.identifiers.has(key) && invisibleCharacter.test(value)) {
+  if (rules.identifiers.has(name) && invisibleCharacter.test(value)) {
     return { keyword: 'invisibleCharacters', message: 'must not contain invisible characters', params: {} }
   }
   return undefined
 }
 
+/** What `@fastify/multipart`'s `attachFieldsToBody: true` puts in the body for one part. */
+type Part = { type: 'field' | 'file'; value?: unknown }
+
+function partOf(value: object): Part | undefined {
+  const { type } = value as { type?: unknown }
+  return (type === 'field' || type === 'file') && typeof (value as { fieldname?: unknown }).fieldname === 'string'
+    ? (value as Part)
+    : undefined
+}
+
 /**
  * The issues of a body's strings (at most `rules.max`), putting identifier fields in NFC on the way.
- * Strings of `typed` top-level fields are left to validation, which names their wrong type. Walked
- * with a stack of its own, not recursion: a client may nest a body 100,000 deep.
+ * Strings of `typed` top-level fields are left to validation, which names their wrong type. With
+ * `multipartParts` (a body `@fastify/multipart` attached), a field part is its value and a file part
+ * is skipped. Walked with a stack of its own, not recursion: a client may nest a body 100,000 deep;
+ * an object is looked at once, so a parser's objects that refer to each other end the walk too.
  */
-export function bodyTextIssues(body: unknown, rules: CompiledRules, typed: ReadonlySet<string> = noFields) {
+export function bodyTextIssues(
+  body: unknown,
+  rules: CompiledRules,
+  typed: ReadonlySet<string> = noFields,
+  multipartParts = false,
+) {
   const issues: ValidationIssue[] = []
-  const pending: Pending[] = [{ value: body, key: '', parent: undefined }]
+  const seen = new Set<object>()
+  const pending: Pending[] = [{ value: body, name: '', key: '', parent: undefined, holder: undefined, slot: '' }]
   while (pending.length > 0 && issues.length < rules.max) {
     const entry = pending.pop() as Pending
     const { value, parent } = entry
     if (typeof value === 'string') {
       if (parent?.parent === undefined && typed.has(entry.key)) continue
-      const problem = problemOf(value, entry.key, rules)
+      const problem = problemOf(value, entry.name, rules)
       if (problem !== undefined) issues.push({ instancePath: pointerOf(entry), ...problem })
-      else if (rules.identifiers.has(entry.key)) {
-        ;(parent?.value as Record<string, unknown>)[entry.key] = value.normalize('NFC')
+      else if (entry.holder !== undefined && rules.identifiers.has(entry.name)) {
+        entry.holder[entry.slot] = value.normalize('NFC')
       }
-    } else if (value !== null && typeof value === 'object') {
-      const keys = Object.keys(value)
-      for (let i = keys.length - 1; i >= 0; i--) {
-        const key = keys[i] as string
-        pending.push({ value: (value as Record<string, unknown>)[key], key, parent: entry })
+      continue
+    }
+    if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value) || seen.has(value)) continue
+    seen.add(value)
+    const part = multipartParts && parent !== undefined ? partOf(value) : undefined
+    if (part !== undefined) {
+      if (part.type === 'field') {
+        pending.push({ ...entry, value: part.value, holder: part as Record<string, unknown>, slot: 'value' })
       }
+      continue
+    }
+    const isArray = Array.isArray(value)
+    const keys = Object.keys(value)
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i] as string
+      const holder = value as Record<string, unknown>
+      pending.push({ value: holder[key], name: isArray ? entry.name : key, key, parent: entry, holder, slot: key })
     }
   }
   return issues
@@ -141,12 +181,15 @@ export function installBodyText(fastify: FastifyInstance, rules: BodyTextRules):
   const compiled = compileBodyText(rules)
   fastify.addHook('preValidation', (request: FastifyRequest, _reply, done) => {
     const { body } = request
-    // bytes a parser kept for binding to decode are not text yet
-    if (body == null || Buffer.isBuffer(body)) {
+    // bytes a parser kept for binding to decode are not text yet; a body that is one text
+    // (text/plain) is no field, and its lines are its own
+    if (body === null || typeof body !== 'object' || Buffer.isBuffer(body)) {
       done()
       return
     }
-    const issues = bodyTextIssues(body, compiled, typedFields(request.routeOptions.schema?.body))
+    const isMultipart = (request as { isMultipart?: () => boolean }).isMultipart
+    const parts = typeof isMultipart === 'function' && isMultipart.call(request)
+    const issues = bodyTextIssues(body, compiled, typedFields(request.routeOptions.schema?.body), parts)
     done(issues.length > 0 ? new ValidationError('body', issues) : undefined)
   })
 }
