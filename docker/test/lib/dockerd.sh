@@ -169,7 +169,8 @@ weft_compose_v2() {
     apt-get "${apt_opts[@]}" update >/dev/null
     (cd "$apt_dir/download" && apt-get "${apt_opts[@]}" download docker-compose >/dev/null)
     deb=$(ls "$apt_dir"/download/docker-compose_2.*.deb) || { echo "trixie has no docker-compose 2.x" >&2; return 1; }
-    rm -rf "$cache/compose-v2" && dpkg-deb -x "$deb" "$cache/compose-v2"
+    # dpkg-deb makes the target folder, not its parents: on a new machine the cache does not exist yet
+    mkdir -p "$cache" && rm -rf "$cache/compose-v2" && dpkg-deb -x "$deb" "$cache/compose-v2"
     rm -rf "$apt_dir"
   fi
   export DOCKER_CONFIG=$run_dir/docker-config
