@@ -138,12 +138,15 @@ describe('bodyText', () => {
   })
 
   it.each([
-    ['attachFieldsToBody: true', true],
-    ["attachFieldsToBody: 'keyValues'", 'keyValues'],
-  ] as const)("checks @fastify/multipart's fields by their names (%s), not its files", async (_name, attach) => {
+    ['attachFieldsToBody: true, multipart first', true, 'multipart first'],
+    ["attachFieldsToBody: 'keyValues', multipart first", 'keyValues', 'multipart first'],
+    ['attachFieldsToBody: true, multipart after weftBinding', true, 'multipart after'],
+    ["attachFieldsToBody: 'keyValues', multipart after weftBinding", 'keyValues', 'multipart after'],
+  ] as const)("checks @fastify/multipart's fields by their names (%s), not its files", async (_name, attach, order) => {
     app = Fastify()
-    await app.register(fastifyMultipart, { attachFieldsToBody: attach })
+    if (order === 'multipart first') await app.register(fastifyMultipart, { attachFieldsToBody: attach })
     await app.register(weftBinding, { bodyText: rules })
+    if (order === 'multipart after') await app.register(fastifyMultipart, { attachFieldsToBody: attach })
     app.post('/upload', async (request) =>
       bind(request).form(Type.Object({ username: Type.String(), description: Type.String() })),
     )
@@ -164,6 +167,35 @@ describe('bodyText', () => {
       400,
       'body/username must not contain control characters',
     ])
+  })
+
+  it("runs before the route's own preValidation hooks, after the instance's", async () => {
+    app = Fastify()
+    const seen: string[] = []
+    await app.register(weftBinding, { bodyText: rules })
+    app.addHook('preValidation', async (request) => {
+      seen.push(`instance ${(request.body as { title: string }).title.length}`)
+    })
+    app.post(
+      '/hooks',
+      { preValidation: async () => void seen.push('route'), schema: { body: Item } },
+      async (request) => request.body,
+    )
+    expect((await post('/hooks', { title: 'a\u0000b' })).statusCode).toBe(400)
+    expect(seen).toEqual(['instance 3'])
+    expect((await post('/hooks', { title: 'ok' })).statusCode).toBe(200)
+    expect(seen).toEqual(['instance 3', 'instance 2', 'route'])
+  })
+
+  it('checks routes declared before the plugin loaded (a registration not awaited)', async () => {
+    app = Fastify()
+    app.register(weftBinding, { bodyText: { ...rules, identifierFields: ['username'] } })
+    app.post('/early', async (request) => request.body)
+    await app.ready()
+    const res = await post('/early', { username: 'Jose\u0301', title: 'a\u0000' })
+    expect([res.statusCode, res.json().message]).toEqual([400, 'body/title must not contain control characters'])
+    const ok = await post('/early', { username: 'Jose\u0301' })
+    expect([ok.statusCode, ok.json()]).toEqual([200, { username: 'Jos\u00e9' }])
   })
 
   it('looks at an object once, so objects that refer to each other end the walk', () => {

@@ -1,5 +1,5 @@
 import { Buffer } from 'node:buffer'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { escapePointer, ValidationError, type ValidationIssue } from './errors.js'
 
 /**
@@ -171,25 +171,49 @@ export function compileBodyText(rules: BodyTextRules): CompiledRules {
   return { multiLine: new Set(multiLineFields), identifiers: new Set(identifierFields), max: maxProblems }
 }
 
+/** Marks, in a route's `config`, that the route checks its body itself (see `installBodyText`). */
+const checkedByRoute = Symbol('weft.bodyText')
+
 /**
- * A `preValidation` hook refusing a parsed body whose strings break `rules` with a 400
- * `ValidationError` (`body`, keyword `controlCharacters` or `invisibleCharacters`), before the
- * route's validation and any handler: one hook instead of a pattern on each field, so new routes
- * and fields are covered without a change.
+ * Refuses a parsed body whose strings break `rules` with a 400 `ValidationError` (`body`, keyword
+ * `controlCharacters` or `invisibleCharacters`), before the route's validation and any handler: one
+ * check instead of a pattern on each field, so new routes and fields are covered without a change.
+ *
+ * The check is the first of each route's own `preValidation` hooks, added as the route is declared:
+ * a route's hooks run after every instance hook, so a plugin that fills the body in an instance
+ * hook of its own (`@fastify/multipart`'s `attachFieldsToBody`) has done so, whichever of the two
+ * was registered first. Routes declared before this plugin loaded (a registration not awaited) are
+ * checked by an instance hook instead.
  */
 export function installBodyText(fastify: FastifyInstance, rules: BodyTextRules): void {
   const compiled = compileBodyText(rules)
-  fastify.addHook('preValidation', (request: FastifyRequest, _reply, done) => {
-    const { body } = request
-    // bytes a parser kept for binding to decode are not text yet; a body that is one text
-    // (text/plain) is no field, and its lines are its own
-    if (body === null || typeof body !== 'object' || Buffer.isBuffer(body)) {
-      done()
-      return
+  const checkerFor = (schema: unknown) => {
+    const typed = typedFields(schema)
+    return function checkBodyText(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {
+      const issues = issuesOfRequest(request, compiled, typed)
+      done(issues.length > 0 ? new ValidationError('body', issues) : undefined)
     }
-    const isMultipart = (request as { isMultipart?: () => boolean }).isMultipart
-    const parts = typeof isMultipart === 'function' && isMultipart.call(request)
-    const issues = bodyTextIssues(body, compiled, typedFields(request.routeOptions.schema?.body), parts)
-    done(issues.length > 0 ? new ValidationError('body', issues) : undefined)
+  }
+  fastify.addHook('onRoute', (route) => {
+    const own = route.preValidation
+    const check = checkerFor(route.schema?.body)
+    route.preValidation = own === undefined ? [check] : [check, ...(Array.isArray(own) ? own : [own])]
+    route.config = { ...route.config, [checkedByRoute]: true } as typeof route.config
   })
+  if (fastify.printRoutes() === '(empty tree)') return
+  fastify.addHook('preValidation', (request, reply, done) => {
+    const config = request.routeOptions.config as unknown as Record<symbol, unknown>
+    if (config[checkedByRoute] === true) done()
+    else checkerFor(request.routeOptions.schema?.body)(request, reply, done)
+  })
+}
+
+function issuesOfRequest(request: FastifyRequest, rules: CompiledRules, typed: ReadonlySet<string>) {
+  const { body } = request
+  // bytes a parser kept for binding to decode are not text yet; a body that is one text
+  // (text/plain) is no field, and its lines are its own
+  if (body === null || typeof body !== 'object' || Buffer.isBuffer(body)) return []
+  const isMultipart = (request as { isMultipart?: () => boolean }).isMultipart
+  const parts = typeof isMultipart === 'function' && isMultipart.call(request)
+  return bodyTextIssues(body, rules, typed, parts)
 }
