@@ -1,6 +1,7 @@
 import type { TSchema } from 'typebox'
 import type { BindingConfig } from './config.js'
 import { FAIL, scalarConverter } from './convert.js'
+import { checkDefaults } from './default-check.js'
 import { BindError, type BindSource } from './errors.js'
 import { isFileSchema, isObjectSchema, isPlainObject, node, setProp, tagOf } from './schema.js'
 import { type CompiledTree, compileTree } from './tree-compiled.js'
@@ -68,6 +69,7 @@ function lookupDecoder(schema: TSchema, tag: string, mode: TreeMode, config: Bin
   }
   let decoder = byTag.get(cacheKey) as TreeDecoder | undefined
   if (decoder === undefined) {
+    checkDefaults(schema, config)
     const plan = compile(schema, tag, mode, config)
     decoder = { plan, mode, compiled: mode === 'typed' ? compileTree(plan) : undefined }
     byTag.set(cacheKey, decoder)

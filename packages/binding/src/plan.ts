@@ -2,6 +2,7 @@ import type { TSchema } from 'typebox'
 import { bindingSources } from './binding-source.js'
 import type { BindingConfig } from './config.js'
 import { type Converter, FAIL, type ScalarConverter, scalarConverter } from './convert.js'
+import { checkDefaults } from './default-check.js'
 import { BindingSetupError } from './errors.js'
 import { isFileSchema, isObjectSchema, node, tagOf } from './schema.js'
 
@@ -61,6 +62,7 @@ export function planFor(schema: TSchema, tag: string, config: BindingConfig): Ob
   if (plan === undefined) {
     // a bad bindingSource list fails the schema's first compilation, whichever call it is for
     bindingSources(schema)
+    checkDefaults(schema, config)
     plan = compileObject(schema, tag, config)
     byTag.set(tag, plan)
   }

@@ -237,6 +237,106 @@ describe('route schemas with Weft tags: setup mistakes', () => {
     fastify.get('/search', { schema: { querystring: Type.String({ query: 'q' }) } }, () => 'ok')
     await expect(fastify.ready()).rejects.toThrow(/GET: \/search.*Type\.Object/)
   })
+
+  it.each([
+    ['a tagged querystring', { querystring: Type.Object({ limit: Type.Integer({ query: 'limit', default: 'ten' }) }) }],
+    ['a tagged body', { body: Type.Object({ title: Type.String({ json: 'title', minLength: 3, default: '' }) }) }],
+    [
+      'a nested field of a tagged body',
+      {
+        body: Type.Object({
+          page: Type.Object({ size: Type.Integer({ maximum: 50, default: 100 }) }, { json: 'page' }),
+        }),
+      },
+    ],
+    [
+      'a tagged header',
+      { headers: Type.Object({ tries: Type.Integer({ header: 'x-tries', minimum: 1, default: 0 }) }) },
+    ],
+  ])(
+    'a default that breaks its own schema fails the boot (%s), naming the route and the field',
+    async (_name, schema) => {
+      const fastify = await app()
+      fastify.post('/items', { schema }, (request) => request.body)
+      const error = await fastify.ready().then(
+        () => undefined,
+        (failure: Error) => failure,
+      )
+      expect(error?.message).toMatch(
+        /POST: \/items.*the default .* of field "[a-z.]+" does not pass the field's own schema/,
+      )
+    },
+  )
+
+  it('keeps defaults that pass, and the list form of arrays (default: "a|b")', async () => {
+    const fastify = await app()
+    const Query = Type.Object({
+      sizes: Type.Array(Type.Integer(), { query: 'sizes', default: '1|2' }),
+      order: Type.Union([Type.Literal('asc'), Type.Literal('desc')], { query: 'order', default: 'asc' }),
+    })
+    fastify.get('/list', { schema: { querystring: Query } }, (request) => request.query)
+    expect((await fastify.inject('/list')).json()).toEqual({ sizes: [1, 2], order: 'asc' })
+  })
+
+  it('a default that breaks its schema fails the first bind() call with a 500, never a 400', async () => {
+    const fastify = await app()
+    const Query = Type.Object({ limit: Type.Integer({ query: 'limit', minimum: 1, default: 0 }) })
+    fastify.get('/bound', (request) => bind(request).query(Query))
+    const res = await fastify.inject('/bound?limit=5')
+    expect([res.statusCode, res.json().code]).toEqual([500, 'WEFT_BAD_DEFAULT'])
+  })
+
+  it.each([
+    ['a property the path lacks', '/shops/:shopId', Type.Object({ id: Type.String() })],
+    ['a uri tag the path lacks', '/shops/:shopId', Type.Object({ shop: Type.String({ uri: 'shop_id' }) })],
+    ['a path without parameters', '/shops', Type.Object({ shopId: Type.String({ uri: 'shopId' }) })],
+  ])('a required params field the path has no parameter for fails the boot (%s)', async (_name, url, params) => {
+    const fastify = await app()
+    // as the route is declared, as Fastify's own route checks do
+    expect(() => fastify.get(url, { schema: { params } }, () => 'ok')).toThrow(
+      /GET .* schema\.params: the required field ".+" reads the path parameter/,
+    )
+  })
+
+  it('accepts params the path has: tags, several in a segment, regular expressions, wildcards, a prefix', async () => {
+    const fastify = await app()
+    fastify.get(
+      '/geo/:lat-:lng/:file.:ext/:id(^\\d+)/*',
+      {
+        schema: {
+          params: Type.Object({
+            lat: Type.String(),
+            lng: Type.String(),
+            name: Type.String({ uri: 'file' }),
+            ext: Type.String(),
+            id: Type.Integer({ uri: 'id' }),
+            rest: Type.String({ uri: '*' }),
+            extra: Type.Optional(Type.String()),
+          }),
+        },
+      },
+      (request) => request.params,
+    )
+    await fastify.register(
+      async (shops) => {
+        shops.get(
+          '/items/:itemId',
+          { schema: { params: Type.Object({ shopId: Type.String(), itemId: Type.String() }) } },
+          (request) => request.params,
+        )
+      },
+      { prefix: '/shops/:shopId' },
+    )
+    expect((await fastify.inject('/geo/1-2/a.txt/7/x/y')).json()).toEqual({
+      lat: '1',
+      lng: '2',
+      name: 'a',
+      ext: 'txt',
+      id: 7,
+      rest: 'x/y',
+    })
+    expect((await fastify.inject('/shops/s1/items/i2')).json()).toEqual({ shopId: 's1', itemId: 'i2' })
+  })
 })
 
 describe("routeSchemas: 'all'", () => {

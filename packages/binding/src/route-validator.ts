@@ -4,6 +4,7 @@ import { markBound, noteRouteSchema } from './bound-parts.js'
 import { checkBound } from './check.js'
 import { type BindingConfig, configOf } from './config.js'
 import { isRecordSchema } from './decode-record.js'
+import { checkDefaults } from './default-check.js'
 import { BindSource } from './errors.js'
 import { planFor } from './plan.js'
 import { readBody, readHeader, readQuery, readUri, type Step, type Target } from './read.js'
@@ -58,6 +59,7 @@ export function weftPartValidator(
   const step: Step = tag === undefined ? usualStep : { options: { tag }, defaults: true }
   // a schema binding cannot read is a setup mistake: Fastify fails the boot naming the route
   if (part !== 'body' && !isRecordSchema(schema)) planFor(schema, tag ?? planTags[part], fallbackConfig())
+  checkDefaults(schema, fallbackConfig())
   validatorOf(schema)
   const validate = (data: unknown, context?: { parentData?: unknown }): Outcome => {
     const request = requestOf(context, property, data)
