@@ -50,11 +50,19 @@ function checkParams(schema: TSchema, route: RouteOptions, where: (part: string)
   for (const prop of node(schema).required ?? []) {
     const child = properties[prop]
     const wire = (child === undefined ? undefined : (tagOf(child, 'uri') ?? tagOf(child, 'params'))) ?? prop
-    if (names.includes(wire)) continue
+    // any name the field may be read by counts: an alias tag of the app (`setAliasTag`) is one
+    // of its options, and may be set after the route is declared
+    if (names.includes(prop) || namesOf(child).some((name) => names.includes(name))) continue
     const has = names.length === 0 ? 'has no parameters' : `has ${names.map((name) => `:${name}`).join(', ')}`
     throw new BindingSetupError(
       'WEFT_PARAM_NOT_IN_PATH',
       `${where('params')}: the required field "${prop}" reads the path parameter "${wire}", which the path does not have (it ${has}), so every request would be refused`,
     )
   }
+}
+
+/** The string values of a field schema's own options: the names a tag may give it. */
+function namesOf(schema: TSchema | undefined): string[] {
+  if (schema === undefined) return []
+  return Object.values(node(schema)).filter((value): value is string => typeof value === 'string')
 }

@@ -337,6 +337,13 @@ describe('route schemas with Weft tags: setup mistakes', () => {
     })
     expect((await fastify.inject('/shops/s1/items/i2')).json()).toEqual({ shopId: 's1', itemId: 'i2' })
   })
+
+  it("accepts a params field read by the app's alias tag (setAliasTag)", async () => {
+    const fastify = await app({ parserDecoder: { setAliasTag: 'alias' } })
+    const params = Type.Object({ shopId: Type.String({ alias: 'shop_id' }) })
+    fastify.get('/aliased/:shop_id', { schema: { params } }, (request) => request.params)
+    expect((await fastify.inject('/aliased/s1')).json()).toEqual({ shopId: 's1' })
+  })
 })
 
 describe("routeSchemas: 'all'", () => {
