@@ -1,7 +1,7 @@
 import type { TSchema } from 'typebox'
 import type { BindingConfig } from './config.js'
 import { FAIL, scalarConverter } from './convert.js'
-import { checkDefaults } from './default-check.js'
+import { checkDefaults, defaultValueOf } from './default-check.js'
 import { BindError, type BindSource } from './errors.js'
 import { isFileSchema, isObjectSchema, isPlainObject, node, setProp, tagOf } from './schema.js'
 import { type CompiledTree, compileTree } from './tree-compiled.js'
@@ -106,7 +106,7 @@ function compile(schema: TSchema, tag: string, mode: TreeMode, config: BindingCo
       key: tagOf(child, tag) ?? prop,
       plan: compile(child, tag, mode, config),
       hasDefault: node(child).default !== undefined,
-      defaultValue: node(child).default,
+      defaultValue: defaultValueOf(child),
     }))
     return { kind: 'object', props, keys: new Set(props.map((p) => p.key)) }
   }

@@ -2,7 +2,7 @@ import type { TSchema } from 'typebox'
 import { Value } from 'typebox/value'
 import type { BindingConfig } from './config.js'
 import { BindingSetupError } from './errors.js'
-import { isFileSchema, isObjectSchema, node } from './schema.js'
+import { isFileSchema, isObjectSchema, isPlainObject, node } from './schema.js'
 
 /** Schemas whose defaults were found valid (each is checked once). */
 const checked = new WeakSet<object>()
@@ -36,8 +36,27 @@ function walk(schema: TSchema, path: string): void {
   }
 }
 
+/**
+ * The value a missing field gets: its `default`, and when that is an object, the defaults of the
+ * object's own fields filled in where it has none (at any depth), as Fastify's Ajv fills them
+ * (`default: {}` on an object whose fields have defaults). Worked out once, when a schema is compiled.
+ */
+export function defaultValueOf(schema: TSchema): unknown {
+  return withFieldDefaults(schema, node(schema).default)
+}
+
+function withFieldDefaults(schema: TSchema, value: unknown): unknown {
+  if (!isObjectSchema(schema) || !isPlainObject(value)) return value
+  const out: Record<string, unknown> = { ...value }
+  for (const [prop, child] of Object.entries(node(schema).properties ?? {})) {
+    const filled = withFieldDefaults(child, out[prop] === undefined ? node(child).default : out[prop])
+    if (filled !== undefined) out[prop] = filled
+  }
+  return out
+}
+
 function checkOne(schema: TSchema, path: string): void {
-  const value = node(schema).default
+  const value = defaultValueOf(schema)
   if (value === undefined || (node(schema).type === 'array' && typeof value === 'string')) return
   if (Value.Check(schema, value)) return
   const [first] = Value.Errors(schema, value)

@@ -2,7 +2,7 @@ import type { TSchema } from 'typebox'
 import { bindingSources } from './binding-source.js'
 import type { BindingConfig } from './config.js'
 import { type Converter, FAIL, type ScalarConverter, scalarConverter } from './convert.js'
-import { checkDefaults } from './default-check.js'
+import { checkDefaults, defaultValueOf } from './default-check.js'
 import { BindingSetupError } from './errors.js'
 import { isFileSchema, isObjectSchema, node, tagOf } from './schema.js'
 
@@ -121,7 +121,7 @@ function compileField(index: number, prop: string, schema: TSchema, tag: string,
     child,
     optional: false,
     hasDefault: n.default !== undefined,
-    defaultValue: n.default,
+    defaultValue: defaultValueOf(schema),
     bindingSource: tagOf(schema, 'bindingSource'),
     schema,
   }
