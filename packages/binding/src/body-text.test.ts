@@ -30,6 +30,8 @@ async function start(bodyText: BodyTextRules | undefined) {
 }
 
 const post = (url: string, payload: unknown) => app.inject({ method: 'POST', url, payload: payload as object })
+const postAs = (url: string, contentType: string, payload: string) =>
+  app.inject({ method: 'POST', url, headers: { 'content-type': contentType }, payload })
 
 describe('bodyText', () => {
   const rules: BodyTextRules = { multiLineFields: ['description'], identifierFields: ['username', 'email'] }
@@ -93,12 +95,7 @@ describe('bodyText', () => {
 
   it('checks form bodies too', async () => {
     await start(rules)
-    const res = await app.inject({
-      method: 'POST',
-      url: '/forms',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'title=a%00b',
-    })
+    const res = await postAs('/forms', 'application/x-www-form-urlencoded', 'title=a%00b')
     expect(res.statusCode).toBe(400)
     expect(res.json().message).toBe('body/title must not contain control characters')
   })
@@ -111,8 +108,7 @@ describe('bodyText', () => {
     await app.register(weftBinding, { bodyText: rules })
     app.post('/deep', async () => 'accepted')
     const deep = `${'['.repeat(100_000)}"a\\u0000"${']'.repeat(100_000)}`
-    const send = (payload: string) =>
-      app.inject({ method: 'POST', url: '/deep', headers: { 'content-type': 'application/x-deep' }, payload })
+    const send = (payload: string) => postAs('/deep', 'application/x-deep', payload)
     const res = await send(deep)
     expect(res.statusCode).toBe(400)
     expect(res.json().message).toMatch(/^body\/0\/0\/.* must not contain control characters$/)
@@ -121,12 +117,7 @@ describe('bodyText', () => {
 
   it('leaves a body that is one text (text/plain) as it is', async () => {
     await start(rules)
-    const res = await app.inject({
-      method: 'POST',
-      url: '/echo',
-      headers: { 'content-type': 'text/plain' },
-      payload: 'line one\nline two',
-    })
+    const res = await postAs('/echo', 'text/plain', 'line one\nline two')
     expect([res.statusCode, res.body]).toEqual([200, 'line one\nline two'])
   })
 

@@ -1,5 +1,6 @@
 import { Buffer } from 'node:buffer'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { hasRoutes } from './declared-routes.js'
 import { escapePointer, ValidationError, type ValidationIssue } from './errors.js'
 
 /**
@@ -187,24 +188,23 @@ const checkedByRoute = Symbol('weft.bodyText')
  */
 export function installBodyText(fastify: FastifyInstance, rules: BodyTextRules): void {
   const compiled = compileBodyText(rules)
-  const checkerFor = (schema: unknown) => {
-    const typed = typedFields(schema)
-    return function checkBodyText(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) {
-      const issues = issuesOfRequest(request, compiled, typed)
-      done(issues.length > 0 ? new ValidationError('body', issues) : undefined)
-    }
+  const check = (request: FastifyRequest, typed: ReadonlySet<string>, done: (error?: Error) => void) => {
+    const issues = issuesOfRequest(request, compiled, typed)
+    done(issues.length > 0 ? new ValidationError('body', issues) : undefined)
   }
   fastify.addHook('onRoute', (route) => {
     const own = route.preValidation
-    const check = checkerFor(route.schema?.body)
-    route.preValidation = own === undefined ? [check] : [check, ...(Array.isArray(own) ? own : [own])]
+    const typed = typedFields(route.schema?.body)
+    const checkBodyText = (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) =>
+      check(request, typed, done)
+    route.preValidation = own === undefined ? [checkBodyText] : [checkBodyText, ...(Array.isArray(own) ? own : [own])]
     route.config = { ...route.config, [checkedByRoute]: true } as typeof route.config
   })
-  if (fastify.printRoutes() === '(empty tree)') return
-  fastify.addHook('preValidation', (request, reply, done) => {
+  if (!hasRoutes(fastify)) return
+  fastify.addHook('preValidation', (request, _reply, done) => {
     const config = request.routeOptions.config as unknown as Record<symbol, unknown>
     if (config[checkedByRoute] === true) done()
-    else checkerFor(request.routeOptions.schema?.body)(request, reply, done)
+    else check(request, typedFields(request.routeOptions.schema?.body), done)
   })
 }
 

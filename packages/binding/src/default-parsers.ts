@@ -2,6 +2,7 @@ import { parse as parseQueryString } from 'fast-querystring'
 import { errorCodes, type FastifyBodyParser, type FastifyInstance } from 'fastify'
 import { addKeepingParser } from './body-bytes.js'
 import { configOfInstance } from './config.js'
+import { hasRoutes } from './declared-routes.js'
 import { InvalidUtf8Error } from './errors.js'
 import { jsonParser } from './json-parser.js'
 import { ownKeptTypes, withoutInheritedDefaults } from './kept-types.js'
@@ -65,11 +66,6 @@ function providedAbove(fastify: FastifyInstance): boolean {
     if (providing.has(holder as FastifyInstance)) return true
   }
   return false
-}
-
-/** Whether the app has routes already (declared before the plugin loaded: its onRoute hook missed them). */
-function hasRoutes(fastify: FastifyInstance): boolean {
-  return fastify.printRoutes() !== '(empty tree)'
 }
 
 function addDefaultParsers(app: FastifyInstance): void {
