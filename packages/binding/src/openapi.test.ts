@@ -3,7 +3,7 @@ import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox'
 import Fastify from 'fastify'
 import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
-import { documentedSchema, FileField, weftBinding, weftKeywords, weftSwaggerTransform } from './index.js'
+import { bind, documentedSchema, FileField, weftBinding, weftKeywords, weftSwaggerTransform } from './index.js'
 
 const Search = Type.Object({
   dryRun: Type.Boolean({ query: 'dry_run', default: false, description: 'only check' }),
@@ -19,6 +19,17 @@ const Body = Type.Object({
   meta: Type.Object({ createdBy: Type.String({ json: 'created_by' }) }),
 })
 const Upload = Type.Object({ name: Type.String({ form: 'full_name' }), avatar: FileField({ form: 'avatar' }) })
+
+/** The query and path parameters `Search` and `Params` document, as `in:name`. */
+const searchParameters = [
+  'path:product_id',
+  'query:colors',
+  'query:dry_run',
+  'query:limit',
+  'query:price[max]',
+  'query:price[min]',
+  'query:token',
+]
 
 async function documentOf(register: (app: ReturnType<typeof Fastify>) => void) {
   const app = Fastify()
@@ -55,16 +66,7 @@ describe('OpenAPI documents of Weft route schemas (@fastify/swagger)', () => {
       requestBody: { content: { 'application/json': { schema: Record<string, unknown> } } }
     }
     const parameters = Object.fromEntries(operation.parameters.map((p) => [`${p.in}:${p.name}`, p]))
-    expect(Object.keys(parameters).sort()).toEqual([
-      'header:X-Request-Id',
-      'path:product_id',
-      'query:colors',
-      'query:dry_run',
-      'query:limit',
-      'query:price[max]',
-      'query:price[min]',
-      'query:token',
-    ])
+    expect(Object.keys(parameters).sort()).toEqual(['header:X-Request-Id', ...searchParameters])
     expect(parameters['query:dry_run']).toMatchObject({ required: false, schema: { type: 'boolean', default: false } })
     expect(parameters['query:colors']).toMatchObject({
       required: true,
@@ -110,5 +112,94 @@ describe('OpenAPI documents of Weft route schemas (@fastify/swagger)', () => {
     })
     expect((await app.inject('/plain?page=2')).json()).toEqual({ page: 2 })
     expect((await app.inject('/plain?page=x')).statusCode).toBe(400)
+  })
+})
+
+describe('documents without weftSwaggerTransform', () => {
+  type Doc = { paths: Record<string, Record<string, { parameters?: { in: string; name: string }[] }>> }
+  const queryNames = (doc: Doc, path: string) =>
+    (doc.paths[path]?.get?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name)
+  const swaggerOptions = { openapi: { info: { title: 't', version: '1' } } }
+
+  for (const order of ['swagger first', 'weftBinding first'] as const) {
+    it(`shows wire names and no Weft keyword with ${order}, and validation keeps the schema as written`, async () => {
+      const app = Fastify()
+      if (order === 'swagger first') await app.register(swagger, swaggerOptions)
+      await app.register(weftBinding)
+      if (order === 'weftBinding first') await app.register(swagger, swaggerOptions)
+      app.put(
+        '/products/:product_id',
+        { schema: { querystring: Search, params: Params, body: Body } },
+        async (request) => ({
+          query: request.query,
+          params: request.params,
+          bound: await bind(request).query(Search),
+          sameSchema: request.routeOptions.schema?.querystring === Search,
+        }),
+      )
+      await app.ready()
+      const doc = app.swagger() as unknown as Doc
+      const put = doc.paths['/products/{product_id}']?.put as unknown as Record<string, unknown>
+      const names = (put.parameters as { in: string; name: string }[]).map((p) => `${p.in}:${p.name}`).sort()
+      expect(names).toEqual(searchParameters)
+      for (const keyword of weftKeywords) expect(keysOf(doc.paths).has(keyword)).toBe(false)
+      expect(keysOf(doc.paths).has('Title')).toBe(true)
+
+      const res = await app.inject({
+        method: 'PUT',
+        url: '/products/7?dry_run=on&colors=a&token=t',
+        payload: { Title: 'x', meta: { created_by: 'me' } },
+      })
+      expect(res.statusCode).toBe(200)
+      expect(res.json()).toEqual({
+        query: { dryRun: true, colors: ['a'], token: 't' },
+        params: { id: 7 },
+        bound: { dryRun: true, colors: ['a'], token: 't' },
+        sameSchema: true,
+      })
+      const bad = await app.inject({ method: 'PUT', url: '/products/x?colors=a&token=t', payload: {} })
+      expect(bad.statusCode).toBe(400)
+      expect(bad.json().code).toBe('WEFT_BIND_ERROR')
+    })
+  }
+
+  it('documents the routes of a scope with its own weftBinding, and gives a transform of your own the wire names', async () => {
+    const seen: string[] = []
+    const app = Fastify()
+    await app.register(swagger, {
+      ...swaggerOptions,
+      transform: ({ schema, url }: { schema: unknown; url: string }) => {
+        const query = (schema as { querystring?: { properties?: object } }).querystring
+        if (query?.properties) seen.push(...Object.keys(query.properties))
+        return { schema, url } as never
+      },
+    })
+    await app.register(async (scope) => {
+      await scope.register(weftBinding)
+      scope.get('/search', { schema: { querystring: Search } }, (request) => request.query)
+    })
+    await app.ready()
+    const doc = app.swagger() as unknown as Doc
+    expect(queryNames(doc, '/search')).toContain('dry_run')
+    expect(queryNames(doc, '/search')).not.toContain('dryRun')
+    expect(seen).toContain('dry_run')
+    expect(seen).not.toContain('dryRun')
+  })
+
+  it('is the same document as with weftSwaggerTransform, which stays harmless', async () => {
+    const documentWith = async (transform: boolean) => {
+      const app = Fastify()
+      await app.register(swagger, transform ? { ...swaggerOptions, transform: weftSwaggerTransform } : swaggerOptions)
+      await app.register(weftBinding)
+      app.put(
+        '/products/:product_id',
+        { schema: { querystring: Search, params: Params, headers: Headers, body: Body } },
+        () => 'ok',
+      )
+      app.post('/upload', { schema: { body: Upload } }, () => 'ok')
+      await app.ready()
+      return app.swagger()
+    }
+    expect(await documentWith(false)).toEqual(await documentWith(true))
   })
 })

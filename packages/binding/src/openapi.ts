@@ -130,16 +130,11 @@ function isSchema(value: unknown): boolean {
 export type SwaggerTransformInput = { schema: FastifySchema; url: string }
 
 /**
- * A `transform` for `@fastify/swagger`: the route's parts written with Weft's tags are documented
- * by {@link documentedSchema} (the names clients send, no Weft keywords); other parts are left as
- * they are. Compose it with a transform of your own by calling it first.
- *
- * @example
- * await app.register(swagger, { openapi: { info }, transform: weftSwaggerTransform })
+ * A route's `schema` as documents should show it: the parts written with Weft's tags documented by
+ * {@link documentedSchema} (request parts and responses), the rest as it is. A new object; the
+ * route's own schema is not changed.
  */
-export function weftSwaggerTransform(input: SwaggerTransformInput): SwaggerTransformInput {
-  const { schema, url } = input
-  if (typeof schema !== 'object' || schema === null) return { schema, url }
+export function documentedRouteSchema(schema: FastifySchema): FastifySchema {
   const route = schema as unknown as Node
   const out: Node = { ...route }
   for (const part of ['querystring', 'params', 'headers', 'body'] as const) {
@@ -153,5 +148,21 @@ export function weftSwaggerTransform(input: SwaggerTransformInput): SwaggerTrans
     }
     out.response = responses
   }
-  return { schema: out as FastifySchema, url }
+  return out as FastifySchema
+}
+
+/**
+ * A `transform` for `@fastify/swagger`: the route's parts written with Weft's tags are documented
+ * by {@link documentedSchema} (the names clients send, no Weft keywords); other parts are left as
+ * they are. The routes whose schemas the plugin validates are documented so without it (see the
+ * README); it remains for routes outside the plugin's scope, and is harmless on the others.
+ * Compose it with a transform of your own by calling it first.
+ *
+ * @example
+ * await app.register(swagger, { openapi: { info }, transform: weftSwaggerTransform })
+ */
+export function weftSwaggerTransform(input: SwaggerTransformInput): SwaggerTransformInput {
+  const { schema, url } = input
+  if (typeof schema !== 'object' || schema === null) return { schema, url }
+  return { schema: documentedRouteSchema(schema), url }
 }

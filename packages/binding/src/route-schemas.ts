@@ -2,6 +2,7 @@ import { AjvCompiler } from '@fastify/ajv-compiler'
 import type { FastifyInstance, FastifySchema, FastifySchemaCompiler, FastifyServerOptions, RouteOptions } from 'fastify'
 import type { TSchema } from 'typebox'
 import { type BindingConfig, configOf } from './config.js'
+import { documentRoutesWhenReady } from './documented-routes.js'
 import { type RoutePart, weftPartValidator } from './route-validator.js'
 import { isObjectSchema } from './schema.js'
 import { hasWeftKeywords } from './weft-keywords.js'
@@ -26,6 +27,7 @@ export function installRouteSchemas(
   mode: RouteSchemasMode,
   ajv: AjvOptions | undefined,
 ): void {
+  const document = documentRoutesWhenReady(fastify)
   fastify.addHook('onRoute', function weftRouteSchemas(this: FastifyInstance, route: RouteOptions) {
     const schema = route.schema as Record<string, unknown> | undefined
     if (schema === undefined || schema === null || route.validatorCompiler !== undefined) return
@@ -33,6 +35,7 @@ export function installRouteSchemas(
     const weft = (part: unknown) => hasWeftKeywords(part, aliasTag) || (mode === 'all' && isPlainObjectSchema(part))
     if (!parts.some((part) => weft(schema[part]))) return
     route.validatorCompiler = routeCompiler(this, ajv, weft)
+    document(route)
   })
 }
 

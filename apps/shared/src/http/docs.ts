@@ -1,7 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
-import { weftSwaggerTransform } from '@weft/binding'
 import type { FastifyInstance } from 'fastify'
 import { headerComponents, referenceHeaders } from '../schemas/headers.js'
 
@@ -66,8 +65,6 @@ export async function installDocs(app: FastifyInstance, info: DocsInfo): Promise
         headers: headerComponents(),
       },
     },
-    // Route schemas as clients send them: wire names, no @weft/binding keywords.
-    transform: weftSwaggerTransform,
     transformObject: (document) => referenceHeaders('openapiObject' in document ? document.openapiObject : {}),
   })
   await app.register(swaggerUi, {
