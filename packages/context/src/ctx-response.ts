@@ -6,7 +6,7 @@ import { type ClearCookieOptions, type Cookie, clearCookies, setCookie } from '.
 import { RequestCtx } from './ctx-request.js'
 import { NoViewsError } from './errors.js'
 import { addVary, appendHeader, respHeader, respHeaders, setHeader, setLinks } from './headers.js'
-import { JsonBody } from './json-body.js'
+import { JSON_TYPE, JsonBody } from './json-body.js'
 import { encodeLocation } from './location.js'
 import { redirect, sameOriginReferer } from './redirect.js'
 import { type RouteURLParams, routeURL } from './routes.js'
@@ -15,7 +15,6 @@ import { htmlParagraph, jsonpCall, toXML } from './serializers.js'
 import { checkStatus, statusForbidsBody, statusText } from './status.js'
 import { kNoContent } from './symbols.js'
 
-const JSON_TYPE = 'application/json; charset=utf-8'
 // the JSON inside a JSONP or HTML body is serialized by a response schema keyed for JSON
 const JSON_MEDIA = 'application/json'
 const FORMAT_OFFERS = ['text/plain', 'text/html', 'application/json']

@@ -46,9 +46,9 @@ function sendWithoutBody(c: CtxBase, result: unknown): unknown {
 }
 
 /**
- * What a chain leaves to send: the buffered body (or the chunks of `write*`; JSON serialized now,
- * with the status being sent: see json-body.ts), else the value the
- * chain returned, else an empty body. The Fastify handler returns it and Fastify sends it (so
+ * What a chain leaves to send: the buffered body (or the chunks of `write*`; a JSON body as
+ * Fastify serializes a returned object, with the status being sent: see json-body.ts), else the
+ * value the chain returned, else an empty body. The Fastify handler returns it and Fastify sends it (so
  * streams work as in plain Fastify); `undefined` when the reply was already sent directly, so
  * nothing is sent twice.
  */
@@ -59,7 +59,7 @@ export function finish(c: CtxBase, result: unknown): unknown {
   if (statusForbidsBody(reply.statusCode) || c._body === kNoContent) return sendWithoutBody(c, result)
   if (c._chunks !== undefined) return Buffer.concat(c._chunks)
   const body = c._body
-  if (body instanceof JsonBody) return body.text(reply)
+  if (body instanceof JsonBody) return body.sendable(reply)
   if (body !== undefined) return body
   if (result !== undefined && result !== c) return result
   return ''

@@ -139,7 +139,8 @@ describe('handle', () => {
     // Fastify sends a promise's value from the microtask queue, not from inside Node's HTTP parser
     expect(returned[0]).toBeInstanceOf(Promise)
     await expect(returned[0]).resolves.toEqual({ sync: true })
-    expect(returned[1]).toBe('{"buffered":true}')
+    // a JSON body is handed over as the object, for Fastify to serialize as a returned one
+    expect(returned[1]).toEqual({ buffered: true })
   })
 
   it('returns an awaitable for a chain still running, resolving to what is to be sent', async () => {
@@ -157,7 +158,7 @@ describe('handle', () => {
     const res = await app.inject('/')
     expect(res.statusCode).toBe(202)
     expect(res.json()).toEqual({ later: true })
-    expect(awaited).toBe('{"later":true}')
+    expect(awaited).toEqual({ later: true })
   })
 
   it('passes a rejection of a chain still running to the error handler, even a non-Error value', async () => {

@@ -7,6 +7,9 @@ type Serialize = (data: unknown) => string
 type Compiled = Serialize | Record<string, Serialize | undefined>
 type SerializerLookup = (key: string | number) => Compiled | undefined
 
+/** The Content-Type `json()` sets unless told another. */
+export const JSON_TYPE = 'application/json; charset=utf-8'
+
 /** The `Nxx` key of each status class, by its first digit. */
 const CLASS_KEYS = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx']
 
@@ -53,6 +56,22 @@ function responseSerializer(reply: FastifyReply, status: number, mediaType: () =
 }
 
 /**
+ * A value Fastify serializes when a handler returns it, rather than sending it as it is (streams,
+ * bytes, a `Response`) or taking it for an error: an object or array of data.
+ */
+function isSerializedByFastify(data: unknown): data is object {
+  if (typeof data !== 'object' || data === null) return false
+  if (Array.isArray(data)) return true
+  if (ArrayBuffer.isView(data) || data instanceof ArrayBuffer || data instanceof Error) return false
+  const value = data as { pipe?: unknown; getReader?: unknown }
+  if (typeof value.pipe === 'function' || typeof value.getReader === 'function') return false
+  return !(data instanceof WebResponse)
+}
+
+// read once: `Response` is a lazy getter of Node's global object
+const WebResponse = globalThis.Response
+
+/**
  * A value to send as JSON text, serialized when the chain ends: with the status then set, by the
  * route's response schema for that status when it has one (so its fields, and only those, are
  * sent), else as `JSON.stringify` would (`undefined` as `null`). `mediaType` picks among schemas
@@ -68,6 +87,21 @@ export class JsonBody {
     this.data = data
     this.mediaType = mediaType
     this.wrap = wrap
+  }
+
+  /**
+   * What to hand Fastify for `reply`, as it stands now: an object under a JSON Content-Type is
+   * handed over as it is, so that Fastify sends it exactly as a returned object (preSerialization
+   * hooks, then the reply serializer of the app or the route's response schema for the status);
+   * anything else as its text. The `+json` rule is Fastify's own: a media type containing `json`.
+   */
+  sendable(reply: FastifyReply): unknown {
+    if (this.mediaType !== undefined || this.wrap !== undefined || !isSerializedByFastify(this.data)) {
+      return this.text(reply)
+    }
+    const contentType = reply.getHeader('content-type')
+    const json = contentType === JSON_TYPE || (contentType !== undefined && sentMediaType(reply).includes('json'))
+    return json ? this.data : this.text(reply)
   }
 
   /** The body text for `reply`, as it stands now (status and Content-Type). */

@@ -191,3 +191,108 @@ describe('JSON bodies of routes without a response schema', () => {
     expect(res.json()).toEqual({ a: 1 })
   })
 })
+
+describe("JSON bodies go through Fastify's own serialization, as a returned object does", () => {
+  const wrapInData = async (app: Awaited<ReturnType<typeof makeApp>>) => {
+    app.addHook('preSerialization', async (_request, _reply, payload) => ({ data: payload }))
+  }
+
+  it.each([
+    ['json()', (c: Ctx) => c.json({ a: 1 })],
+    ['send() of an object', (c: Ctx) => c.send({ a: 1 })],
+    ['format() answering JSON', (c: Ctx) => c.format({ a: 1 })],
+    ['json() of an array', (c: Ctx) => c.json([{ a: 1 }]).status(200)],
+  ])('runs preSerialization hooks for %s', async (_name, write) => {
+    const app = await makeApp()
+    await wrapInData(app)
+    app.get('/', handle(write))
+    app.get('/returned', async () => ({ a: 1 }))
+    const res = await app.inject({ url: '/', headers: { accept: 'application/json' } })
+    expect(res.json().data).toBeDefined()
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8')
+    if (!res.body.startsWith('{"data":[')) expect(res.body).toBe((await app.inject('/returned')).body)
+  })
+
+  it("uses the app's reply serializer on a route without a response schema", async () => {
+    const app = await makeApp()
+    app.setReplySerializer((payload) =>
+      JSON.stringify(payload, (_key, value) => (typeof value === 'bigint' ? value.toString() : value)),
+    )
+    app.get(
+      '/',
+      handle((c) => c.json({ id: 10n ** 20n })),
+    )
+    const res = await app.inject('/')
+    expect(res.statusCode).toBe(200)
+    expect(res.json()).toEqual({ id: '100000000000000000000' })
+  })
+
+  it('uses a serializer set on the reply in the chain', async () => {
+    const app = await makeApp()
+    app.get(
+      '/',
+      handle((c) => {
+        c.response().serializer(() => '{"from":"reply"}')
+        return c.json({ a: 1 })
+      }),
+    )
+    expect((await app.inject('/')).body).toBe('{"from":"reply"}')
+  })
+
+  it('keeps a +json Content-Type given to json(), with the hooks', async () => {
+    const app = await makeApp()
+    await wrapInData(app)
+    app.get(
+      '/',
+      handle((c) => c.json({ a: 1 }, 'application/problem+json')),
+    )
+    const res = await app.inject('/')
+    expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8')
+    expect(res.json()).toEqual({ data: { a: 1 } })
+  })
+
+  it('sends JSON text under a Content-Type that is not JSON, without the hooks', async () => {
+    const app = await makeApp()
+    await wrapInData(app)
+    app.get(
+      '/',
+      handle((c) => c.json({ a: 1 }).set('content-type', 'text/plain; charset=utf-8')),
+    )
+    const res = await app.inject('/')
+    expect([res.statusCode, res.headers['content-type'], res.body]).toEqual([
+      200,
+      'text/plain; charset=utf-8',
+      '{"a":1}',
+    ])
+  })
+
+  it('gives onSend hooks the JSON text, as for a returned object', async () => {
+    const app = await makeApp()
+    const seen: unknown[] = []
+    app.addHook('onSend', async (_request, _reply, payload) => {
+      seen.push(payload)
+      return payload
+    })
+    app.get(
+      '/',
+      handle((c) => c.json({ a: 1 })),
+    )
+    await app.inject('/')
+    expect(seen).toEqual(['{"a":1}'])
+  })
+
+  it('sends bytes, errors and streams given to json() as JSON text, never as they are', async () => {
+    const app = await makeApp()
+    app.get(
+      '/bytes',
+      handle((c) => c.json(new Uint8Array([1, 2]))),
+    )
+    app.get(
+      '/error',
+      handle((c) => c.json(new Error('not an answer'))),
+    )
+    expect((await app.inject('/bytes')).body).toBe('{"0":1,"1":2}')
+    const error = await app.inject('/error')
+    expect([error.statusCode, error.body]).toEqual([200, '{}'])
+  })
+})
