@@ -15,7 +15,11 @@ const CLASS_KEYS = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx']
 
 /** The media type of the Content-Type being sent: lower case, without parameters. */
 function sentMediaType(reply: FastifyReply): string {
-  const contentType = reply.getHeader('content-type')
+  return mediaTypeOf(reply.getHeader('content-type'))
+}
+
+/** The media type of a Content-Type header value: lower case, without parameters ('' without one). */
+function mediaTypeOf(contentType: unknown): string {
   if (typeof contentType !== 'string') return ''
   const semicolon = contentType.indexOf(';')
   return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase()
@@ -55,6 +59,9 @@ function responseSerializer(reply: FastifyReply, status: number, mediaType: () =
   return compiled[mediaType()] ?? compiled['*/*']
 }
 
+// read once: `Response` is a lazy getter of Node's global object
+const WebResponse = globalThis.Response
+
 /**
  * A value Fastify serializes when a handler returns it, rather than sending it as it is (streams,
  * bytes, a `Response`) or taking it for an error: an object or array of data.
@@ -67,9 +74,6 @@ function isSerializedByFastify(data: unknown): data is object {
   if (typeof value.pipe === 'function' || typeof value.getReader === 'function') return false
   return !(data instanceof WebResponse)
 }
-
-// read once: `Response` is a lazy getter of Node's global object
-const WebResponse = globalThis.Response
 
 /**
  * A value to send as JSON text, serialized when the chain ends: with the status then set, by the
@@ -100,7 +104,7 @@ export class JsonBody {
       return this.text(reply)
     }
     const contentType = reply.getHeader('content-type')
-    const json = contentType === JSON_TYPE || (contentType !== undefined && sentMediaType(reply).includes('json'))
+    const json = contentType === JSON_TYPE || mediaTypeOf(contentType).includes('json')
     return json ? this.data : this.text(reply)
   }
 
