@@ -1,4 +1,4 @@
-import { type Column, type SQL, sql } from 'drizzle-orm'
+import { type Column, type Placeholder, type SQL, sql } from 'drizzle-orm'
 import type { SortOrder } from '../sort.js'
 import { type ExactKind, exactParam } from './values.js'
 
@@ -12,10 +12,16 @@ export interface KeyPart {
   value?: unknown
   /** Set for types whose cursor value is exact text (timestamps, numeric, bigint), cast back in SQL. */
   exact?: ExactKind | undefined
+  /** When set, the value goes into SQL as this drizzle placeholder (filled by `.execute()`), not inline. */
+  placeholder?: string | undefined
 }
 
-const param = (part: KeyPart): SQL =>
-  part.exact !== undefined ? exactParam(part.exact, part.value as string) : sql`${sql.param(part.value, part.column)}`
+function param(part: KeyPart): SQL {
+  const value = part.placeholder === undefined ? part.value : sql.placeholder(part.placeholder)
+  if (part.exact !== undefined) return exactParam(part.exact, value as string | Placeholder)
+  // A placeholder in a Param is mapped through the column's encoder when `.execute()` fills it.
+  return sql`${sql.param(value, part.column)}`
+}
 
 /** `ORDER BY` terms; nullable columns get an explicit `NULLS FIRST|LAST` matching the keyset. */
 export function orderByOf(parts: readonly KeyPart[], nulls: NullsPlacement): SQL[] {

@@ -8,6 +8,9 @@ import { exactFromRow, exactKindOf, exactTextOf, reviveValue, serializeValue } f
 /** Result key of `q.select`: the exact text of the sort values, read by `finish` and removed from the rows. */
 export const CURSOR_SELECT_KEY = 'weftCursor'
 
+/** Names of `where`'s placeholders (`options.placeholders`): this and the sort key's index. */
+const PLACEHOLDER_PREFIX = 'weftKey'
+
 /** Token key of the ordering signature (fields, column types, directions, null placement). */
 export const CURSOR_TYPES_KEY = '$types'
 
@@ -30,6 +33,11 @@ export interface PaginateQueryOptions<Field extends string> {
   unique: NoInfer<Field>
   /** Where null sort values go, in both directions. Default `'last'`. */
   nulls?: NullsPlacement
+  /**
+   * Put the cursor values into `where` as drizzle placeholders, their values in `q.placeholders`,
+   * so one prepared statement per `q.shape` serves every cursor. Default `false` (values inline).
+   */
+  placeholders?: boolean
 }
 
 /** The parts of a drizzle query for one page, and `finish` for its rows. */
@@ -41,6 +49,17 @@ export interface PaginatedQuery {
   select: { [CURSOR_SELECT_KEY]: SQL<string> }
   /** Keyset condition in cursor mode (combine with your filters via `and`); `undefined` otherwise. */
   where: SQL | undefined
+  /**
+   * Identifies the SQL of `select`, `where` and `orderBy` (sort columns and directions, null
+   * placement, cursor mode and which cursor values are null): queries of equal shape differ only in
+   * `placeholders`, so with `placeholders: true` one prepared statement per shape serves them all.
+   */
+  shape: string
+  /**
+   * With `placeholders: true` in cursor mode, the values of the placeholders in `where`, for
+   * `.execute({ ...q.placeholders, ... })`; otherwise empty.
+   */
+  placeholders: Record<string, unknown>
   /** `ORDER BY` terms: the request's sort, then the unique column. Spread into `.orderBy(...)`. */
   orderBy: SQL[]
   /** `page.limit + 1`: the extra row tells whether more follow. */
@@ -126,13 +145,23 @@ export function paginateQuery<Field extends string>(
   }
   const signature = signatureOf(parts, nulls)
   let where: SQL | undefined
+  let shape = signature
+  const placeholders: Record<string, unknown> = {}
   if (page.mode === 'cursor' && page.cursor !== '') {
     const values = page.cursorValues()
     const types = values[CURSOR_TYPES_KEY]
     if (types !== undefined && types !== signature) {
       throw new CursorInvalidError('it was issued for other sort fields, column types or order')
     }
-    for (const part of parts) part.value = reviveValue(part.column, part.field, values)
+    // The expanded form differs where a value is null (`is null`, no parameter): part of the shape.
+    shape += '>'
+    parts.forEach((part, i) => {
+      part.value = reviveValue(part.column, part.field, values)
+      shape += part.value === null ? '0' : '1'
+      if (options.placeholders !== true || part.value === null) return
+      part.placeholder = `${PLACEHOLDER_PREFIX}${i}`
+      placeholders[part.placeholder] = part.value
+    })
     where = keysetWhere(parts, nulls)
   }
   const exactTexts = exactParts.map((part) => exactTextOf(part.column, part.exact!))
@@ -146,6 +175,8 @@ export function paginateQuery<Field extends string>(
   return {
     select,
     where,
+    shape,
+    placeholders,
     orderBy: orderByOf(parts, nulls),
     limit: limit + 1,
     offset: page.start(),

@@ -1,4 +1,4 @@
-import { type Column, type SQL, sql } from 'drizzle-orm'
+import { type Column, type Placeholder, type SQL, sql } from 'drizzle-orm'
 import { CursorInvalidError } from '../errors.js'
 
 /**
@@ -114,8 +114,8 @@ function exactText(kind: ExactKind, value: unknown): string | undefined {
   }
 }
 
-/** A cursor value of an exact kind, bound as text and cast back to the type in SQL. */
-export function exactParam(kind: ExactKind, text: string): SQL {
+/** A cursor value of an exact kind (or a placeholder for it), bound as text and cast back to the type in SQL. */
+export function exactParam(kind: ExactKind, text: string | Placeholder): SQL {
   return sql`cast(${sql.param(text)} as ${sql.raw(kind)})`
 }
 
