@@ -1,7 +1,7 @@
 import { testDatabaseKinds } from '@weft/tooling/test-db'
 import { sql } from 'drizzle-orm'
 import fc from 'fast-check'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startApp, type TestApp } from './support.js'
 
 /**
@@ -94,6 +94,32 @@ describe.each(testDatabaseKinds())('GET /api/products walks on %s', (kind) => {
       expect((await follow(`/api/products?sort=${sort}&limit=4`, 'next')).flat()).toEqual(await ordered(sort))
     },
   )
+
+  it('walks by cursor through one prepared statement per sort, building no query per page', async () => {
+    // A fresh app: its statements are prepared on first use, one per shape (here: the sort).
+    const app = await t.rebuild()
+    const select = vi.spyOn(t.database.db, 'select')
+    try {
+      for (const sort of ['-amount', 'title,-created_at']) {
+        const ids: number[] = []
+        let link: string | null = `/api/products?sort=${sort}&limit=3`
+        let pages = 0
+        for (; link !== null && pages <= COUNT; pages++) {
+          const res = await app.inject(link)
+          expect(res.statusCode).toBe(200)
+          const body = res.json() as { data: { id: number }[]; meta: { pagination: Pagination } }
+          ids.push(...body.data.map((p) => p.id))
+          link = body.meta.pagination.links.next
+        }
+        expect(ids).toEqual(await ordered(sort))
+        expect(pages).toBe(Math.ceil(COUNT / 3))
+      }
+      // The first page's statement and one for every cursor page after it, per sort.
+      expect(select).toHaveBeenCalledTimes(4)
+    } finally {
+      select.mockRestore()
+    }
+  })
 
   it('from any start, in any sort it offers, next links give the rest in order and prev links the rows before', async () => {
     await fc.assert(

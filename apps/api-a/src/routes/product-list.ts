@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto'
 import { success } from '@weft/api-shared/http/envelope'
-import { fromContext, type PageInfo, paginate } from '@weft/pagination'
+import { fromContext, paginate } from '@weft/pagination'
 import { paginateQuery } from '@weft/pagination/drizzle'
 import { getTableColumns, sql } from 'drizzle-orm'
 import type { FastifyRequest } from 'fastify'
@@ -20,8 +20,8 @@ const sortColumns = {
 /** A product row plus the exact cursor text `paginateQuery`'s `select` adds (removed by `finish`). */
 type CursorRow = typeof products.$inferSelect & { weftCursor: string }
 
-/** Most page queries kept prepared (one per sort seen). */
-const MAX_PREPARED_SORTS = 64
+/** Most list queries kept prepared (one per shape seen: a sort, and in cursor mode its null pattern). */
+const MAX_PREPARED_SHAPES = 64
 
 /** `GET /api/products`: its pagination hook (config resolved once) and handler. */
 export function listProducts(db: Database, secrets: readonly string[]) {
@@ -37,49 +37,41 @@ export function listProducts(db: Database, secrets: readonly string[]) {
     maxOffset: MAX_OFFSET,
   })
 
-  // Page/offset queries differ only by their sort, so each sort's query is built and prepared once
-  // (drizzle builds no SQL per request, PostgreSQL plans it once per connection); limit and offset are
-  // placeholders. Cursor queries carry their keyset condition and are built per request.
+  // A list query's SQL depends only on its shape (the sort; in cursor mode also which cursor values
+  // are null), so each shape's query is built and prepared once (drizzle builds no SQL per request,
+  // PostgreSQL plans it once per connection); limit, offset and the cursor values are placeholders.
   let prepared = 0
-  const preparePageQuery = (query: ReturnType<typeof paginateQuery>) =>
+  const prepareListQuery = (query: ReturnType<typeof paginateQuery>) =>
     db
       .select({ ...getTableColumns(products), ...query.select })
       .from(products)
+      .where(query.where)
       .orderBy(...query.orderBy)
       .limit(sql.placeholder('limit'))
       .offset(sql.placeholder('offset'))
-      .prepare(`products_page_${prepared++}`)
-  const pageQueries = new Map<string, ReturnType<typeof preparePageQuery>>()
+      .prepare(`products_list_${prepared++}`)
+  const listQueries = new Map<string, ReturnType<typeof prepareListQuery>>()
 
-  const pageRows = (page: PageInfo, query: ReturnType<typeof paginateQuery>) => {
-    let key = ''
-    for (const { field, order } of page.sort) key += `${order === 'desc' ? '-' : '+'}${field},`
-    let statement = pageQueries.get(key)
+  const listRows = (query: ReturnType<typeof paginateQuery>) => {
+    let statement = listQueries.get(query.shape)
     if (statement === undefined) {
-      // Bounded: the allowed sorts make few keys, but a client picks them.
-      if (pageQueries.size >= MAX_PREPARED_SORTS) pageQueries.clear()
-      statement = preparePageQuery(query)
-      pageQueries.set(key, statement)
+      // Bounded: the allowed sorts make few shapes, but a client picks them.
+      if (listQueries.size >= MAX_PREPARED_SHAPES) listQueries.clear()
+      statement = prepareListQuery(query)
+      listQueries.set(query.shape, statement)
     }
     // The driver-generic `Database` types a prepared select's rows loosely; they are the table's rows.
-    return statement.execute({ limit: query.limit, offset: query.offset }) as Promise<CursorRow[]>
+    return statement.execute({ ...query.placeholders, limit: query.limit, offset: query.offset }) as Promise<
+      CursorRow[]
+    >
   }
 
   const handler = async (request: FastifyRequest) => {
     const page = fromContext(request)
     if (!page) throw new Error('pagination hook did not run')
     // Sort names map to columns here; cursor values are type-checked against the columns (400 otherwise).
-    const query = paginateQuery(page, { columns: sortColumns, unique: 'id' })
-    const rows =
-      query.where === undefined
-        ? await pageRows(page, query)
-        : await db
-            .select({ ...getTableColumns(products), ...query.select })
-            .from(products)
-            .where(query.where)
-            .orderBy(...query.orderBy)
-            .limit(query.limit)
-            .offset(query.offset)
+    const query = paginateQuery(page, { columns: sortColumns, unique: 'id', placeholders: true })
+    const rows = await listRows(query)
     const items = query.finish(rows)
     return success('products listed', items.map(publicProduct), {
       pagination: { ...page.toJSON(), links: page.links(request.url) },
