@@ -515,7 +515,8 @@ function pgScaleMarkdown(scale: PgScaleResult, pictures: ReturnType<typeof chart
     '',
     'API A’s product list (`GET /api/products?limit=20&sort=…`) and the drizzle keyset helper of @weft/pagination ' +
       '(its README example route) on tables bulk-loaded with `generate_series`, through `app.inject()`: median ms per page ' +
-      `of ${scale.samples} requests, for the first page and for a page starting deeper, reached by cursor and by offset.`,
+      `of ${scale.samples} requests, for the first page and for a page starting deeper, reached by cursor and by offset. ` +
+      'The first and cursor pages are timed in turns, one request each per round, then the offset pages the same way.',
   ]
   if (scale.skipped) return [...lines, '', `Not run: ${scale.skipped}`]
   lines.push('', ...image(pictures, 'charts/pg-scale-depth.svg'), ...image(pictures, 'charts/pg-scale-size.svg'))
@@ -565,7 +566,7 @@ const method = [
   '- **Peers over HTTP.** Every server of a scenario must first answer Weft’s bytes (status, headers but `Date`/`Connection`/`Keep-Alive`, body). The two servers of a ratio are loaded at once on the servers’ core by `src/http/pipelined-load.ts` (each connection keeps ten requests in flight and drains them at the end), several processes per server, rounds in rotated order; CPU time per request from `/proc/<pid>/task/*/schedstat`. The goals against Express 5 (≥ 3x) and Hono (≥ 1x) use this CPU ratio.',
   '- **API A over HTTP.** Baseline and candidate each run in three processes, alternate over 24 rounds of 1.5 s under autocannon, on one seeded database (PGlite, and PostgreSQL when `TEST_DATABASE_URL` is set); the two answers must list the same rows and paging figures.',
   '- **Servers run as users run Weft**: `src/servers/*.ts` transpiled to JavaScript on plain `node`, against the built packages, `NODE_ENV=production`, V8’s allocation-site pretenuring and memory reducer off for every server alike.',
-  '- **Cost as the data grows** (`src/pg-scale.ts`) runs on a scratch database of the PostgreSQL server in `TEST_DATABASE_URL` (else a throwaway server), loaded with `INSERT … SELECT generate_series`, analysed, then timed in-process; EXPLAIN checks every allowed sort’s cursor query uses an index.',
+  '- **Cost as the data grows** (`src/pg-scale.ts`) runs on a scratch database of the PostgreSQL server in `TEST_DATABASE_URL` (else a throwaway server), loaded with `INSERT … SELECT generate_series`, vacuumed and analysed, then timed in-process; EXPLAIN checks every allowed sort’s cursor query uses an index.',
   '- The smoke form (`BENCH_SMOKE=1`) runs every step with tiny budgets (one process, one short round, 100 counted requests of one peer route and of API A’s list, 10^3 rows): it proves the code paths, its figures mean nothing.',
 ]
 
