@@ -1,12 +1,9 @@
-import { PGlite } from '@electric-sql/pglite'
-import { createScratchDatabase, type ScratchDatabase, testDatabaseKinds } from '@weft/tooling/test-db'
+import { testDatabaseKinds } from '@weft/tooling/test-db'
 import { getTableColumns, sql } from 'drizzle-orm'
-import { bigint, integer, type PgDatabase, type PgQueryResultHKT, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
-import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
+import { bigint, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 import Fastify, { type FastifyInstance } from 'fastify'
-import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Db, openTestDb } from '../../test/drizzle-db.js'
 import { fromContext, paginate } from '../index.js'
 import { type NullsPlacement, paginateQuery } from './index.js'
 
@@ -19,7 +16,6 @@ const items = pgTable('items', {
 })
 
 type Item = typeof items.$inferSelect
-type Db = PgDatabase<PgQueryResultHKT>
 
 const ROWS = 1000
 /** 1,000 rows with many duplicate sort values and nulls in the nullable columns. */
@@ -110,19 +106,7 @@ describe.each(testDatabaseKinds())('paginateQuery on %s', (kind) => {
   let byNullsFirst: FastifyInstance
 
   beforeAll(async () => {
-    if (kind === 'pglite') {
-      const client = new PGlite()
-      db = drizzlePglite(client) as unknown as Db
-      close = () => client.close()
-    } else {
-      const scratch: ScratchDatabase = await createScratchDatabase('pagination_drizzle')
-      const client = postgres(scratch.url, { max: 2, onnotice: () => {} })
-      db = drizzlePostgres(client) as unknown as Db
-      close = async () => {
-        await client.end()
-        await scratch.drop()
-      }
-    }
+    ;({ db, close } = await openTestDb(kind, 'pagination_drizzle', 2))
     await db.execute(sql`create table items (
       id integer primary key, price integer not null, name text, created_at timestamptz, big bigint not null)`)
     const shuffled = [...rows].sort((a, b) => ((a.id * 7919) % ROWS) - ((b.id * 7919) % ROWS))

@@ -1,16 +1,11 @@
 import { readFileSync } from 'node:fs'
-import { PGlite } from '@electric-sql/pglite'
-import { createScratchDatabase, testDatabaseKinds } from '@weft/tooling/test-db'
+import { testDatabaseKinds } from '@weft/tooling/test-db'
 import { sql } from 'drizzle-orm'
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
-import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
 import Fastify, { type FastifyInstance } from 'fastify'
-import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { productRoutes } from '../../examples/drizzle-products.js'
+import { type Db, openTestDb } from '../../test/drizzle-db.js'
 
-type Db = PgDatabase<PgQueryResultHKT>
 const EXAMPLE = new URL('../../examples/drizzle-products.ts', import.meta.url)
 const README = new URL('../../README.md', import.meta.url)
 
@@ -28,19 +23,7 @@ describe.each(testDatabaseKinds())("the README's drizzle example on %s", (kind) 
   let close: () => Promise<void>
 
   beforeAll(async () => {
-    if (kind === 'pglite') {
-      const client = new PGlite()
-      db = drizzlePglite(client) as unknown as Db
-      close = () => client.close()
-    } else {
-      const scratch = await createScratchDatabase('pagination_readme')
-      const client = postgres(scratch.url, { max: 1, onnotice: () => {} })
-      db = drizzlePostgres(client) as unknown as Db
-      close = async () => {
-        await client.end()
-        await scratch.drop()
-      }
-    }
+    ;({ db, close } = await openTestDb(kind, 'pagination_readme'))
     // The issue's table: created_at timestamptz default now(), 23 rows within a few milliseconds.
     await db.execute(sql`create table products (id serial primary key, name text not null,
       price numeric(12, 2), active boolean not null default true, created_at timestamptz not null default now())`)

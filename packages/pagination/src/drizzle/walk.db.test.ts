@@ -1,23 +1,10 @@
-import { PGlite } from '@electric-sql/pglite'
-import { createScratchDatabase, testDatabaseKinds } from '@weft/tooling/test-db'
+import { testDatabaseKinds } from '@weft/tooling/test-db'
 import { getTableColumns, type SQL, sql } from 'drizzle-orm'
-import {
-  bigint,
-  integer,
-  numeric,
-  type PgDatabase,
-  type PgQueryResultHKT,
-  pgTable,
-  text,
-  timestamp,
-  uuid,
-} from 'drizzle-orm/pg-core'
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
-import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
+import { bigint, integer, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import fc from 'fast-check'
 import Fastify, { type FastifyInstance } from 'fastify'
-import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Db, openTestDb } from '../../test/drizzle-db.js'
 import { fromContext, paginate } from '../index.js'
 import { type NullsPlacement, paginateQuery } from './index.js'
 
@@ -48,7 +35,6 @@ const DDL = sql`create table walk_rows (
   ts6 timestamp, ts2 timestamp(2), amount numeric(24, 6), big bigint, u uuid, name text,
   code text collate "C" not null)`
 
-type Db = PgDatabase<PgQueryResultHKT>
 type Field = Exclude<keyof typeof walkRows.$inferSelect, never>
 const FIELDS = ['id', 'tz6', 'tz3', 'tz0', 'ts6', 'ts2', 'amount', 'big', 'u', 'name', 'code'] as const
 const SQL_NAMES: Record<Field, string> = {
@@ -174,19 +160,7 @@ describe.each(testDatabaseKinds())('cursor walks on %s', (kind) => {
   const apps = {} as Record<NullsPlacement, FastifyInstance>
 
   beforeAll(async () => {
-    if (kind === 'pglite') {
-      const client = new PGlite()
-      db = drizzlePglite(client) as unknown as Db
-      close = () => client.close()
-    } else {
-      const scratch = await createScratchDatabase('pagination_walk')
-      const client = postgres(scratch.url, { max: 1, onnotice: () => {} })
-      db = drizzlePostgres(client) as unknown as Db
-      close = async () => {
-        await client.end()
-        await scratch.drop()
-      }
-    }
+    ;({ db, close } = await openTestDb(kind, 'pagination_walk'))
     await db.execute(DDL)
     apps.last = walkApp(db, 'last')
     apps.first = walkApp(db, 'first')
