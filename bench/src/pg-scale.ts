@@ -396,23 +396,26 @@ export async function runPgScale(settings: BenchSettings, log: (line: string) =>
         const cursors = await cursorsAt(target, sort, depths)
         // the first and cursor pages timed together, the offset pages after them: an offset page at
         // depth reads every row before it, and would push the others' pages out of the cache
-        for (const mode of ['cursor', 'offset'] as const) {
-          const pages: Omit<PgScaleTiming, 'ms'>[] = []
-          const urls: string[] = []
-          if (mode === 'cursor') {
-            pages.push({ target: target.name, rows, depth: 0, mode: 'first' })
-            urls.push(base)
-          }
-          for (const depth of depths) {
-            pages.push({ target: target.name, rows, depth, mode })
-            urls.push(
-              mode === 'cursor'
-                ? `${base}&cursor=${encodeURIComponent(cursors.get(depth)!)}`
-                : `${base}&offset=${depth}`,
-            )
-          }
-          const ms = await timePages(target.app, urls, samples)
-          for (const [index, page] of pages.entries()) result.timings.push({ ...page, ms: ms[index]! })
+        const page = (depth: number, mode: PgScaleMode, url: string) => ({
+          timing: { target: target.name, rows, depth, mode },
+          url,
+        })
+        const groups = [
+          [
+            page(0, 'first', base),
+            ...depths.map((depth) =>
+              page(depth, 'cursor', `${base}&cursor=${encodeURIComponent(cursors.get(depth)!)}`),
+            ),
+          ],
+          depths.map((depth) => page(depth, 'offset', `${base}&offset=${depth}`)),
+        ]
+        for (const group of groups) {
+          const ms = await timePages(
+            target.app,
+            group.map((item) => item.url),
+            samples,
+          )
+          for (const [index, item] of group.entries()) result.timings.push({ ...item.timing, ms: ms[index]! })
         }
         const line = result.timings.filter((t) => t.target === target.name && t.rows === rows)
         log(`  ${target.name}: ${line.map((t) => `${t.mode}@${t.depth} ${t.ms.toFixed(2)} ms`).join(', ')}`)
