@@ -6,7 +6,7 @@ import { summarize } from '../src/faults/write-load.js'
 import { checkApiEnvelope, checkFastifyError } from '../src/fuzz/checks.js'
 import { prototypeGuard } from '../src/fuzz/guards.js'
 import { cursorPayload, cursorSigner } from '../src/fuzz/inputs/signed-cursor.js'
-import { gcDropCount, rssAfterWarmup } from '../src/load/runner.js'
+import { gcDropCount, rssAfterLastGc } from '../src/load/runner.js'
 import { finalStatus } from '../src/shutdown/in-flight.js'
 import { buildTestApp, testAppCursorSecret } from '../src/test-app/app.js'
 
@@ -119,21 +119,34 @@ describe('write accounting', () => {
   })
 })
 
-describe("the load test's RSS reference", () => {
+describe("the load test's RSS figures", () => {
   const MiB = 2 ** 20
+  const mib = (values: number[]) => values.map((v) => v * MiB)
   // the shape of a fresh-clone run on API B: a full cycle to 287 MiB, a major GC, then a short
-  // cycle to 254 MiB before a second GC ended the warm-up; the measured run ended at 286 MiB
-  const warmup = [180, 230, 287, 200, 254, 215].map((mib) => mib * MiB)
+  // cycle to 254 MiB before a second GC ended the warm-up
+  const warmup = mib([180, 230, 287, 200, 254, 215, 212, 230])
 
   it('counts the major GCs of the warm-up', () => {
     expect(gcDropCount(warmup)).toBe(2)
-    expect(gcDropCount([100, 120, 118, 125].map((mib) => mib * MiB))).toBe(0)
+    expect(gcDropCount(mib([100, 120, 118, 125]))).toBe(0)
   })
 
-  it("is the highest peak of the warm-up, so an end at a full cycle's level is no growth", () => {
-    const reference = rssAfterWarmup(warmup)
-    expect(reference / MiB).toBe(287)
-    expect((286 * MiB - reference) / reference).toBeLessThan(0.1)
+  it('reads RSS after the last major GC, the lowest reading since the drop', () => {
+    expect(rssAfterLastGc(warmup)).toBe(212 * MiB)
+    expect(rssAfterLastGc(mib([100, 120, 118, 125]))).toBeUndefined()
+  })
+
+  it('finds no growth in a measured cycle that climbs above every warm-up peak before its GC', () => {
+    // a container run on API B: the warm-up's cycles peaked at 268 MiB, the measured run's at 297
+    const reference = rssAfterLastGc(mib([190, 268, 214, 250, 209, 221])) as number
+    const end = rssAfterLastGc(mib([221, 260, 297, 226, 219, 230])) as number
+    expect((end - reference) / reference).toBeLessThan(0.1)
+  })
+
+  it('finds the growth of a leak, whose level after each GC rises', () => {
+    const reference = rssAfterLastGc(mib([200, 260, 210, 262, 212])) as number
+    const end = rssAfterLastGc(mib([215, 250, 290, 240, 300])) as number
+    expect((end - reference) / reference).toBeGreaterThan(0.1)
   })
 })
 

@@ -60,16 +60,17 @@ export interface SustainedLoadFigures extends LoadFigures {
   /** The warm-up: how long it ran, its requests, and the server's RSS sampled during it (bytes). */
   warmup: { seconds: number; requests: number; rssSamples: number[] }
   /**
-   * `afterWarmup`: the highest RSS of the warm-up, the working set the process grew to.
-   * `end`: the median RSS over the last seconds of the measured run. `growth`: end against afterWarmup.
-   * `samples`: the RSS sampled during the measured run (bytes).
+   * `afterWarmup`: RSS after the warm-up's last major GC. `end`: RSS after the last major GC of the
+   * measured run. `growth`: end against afterWarmup. `settleSeconds`: load kept on after the measured
+   * run until a major GC came (its requests are not in the figures above). `samples`: the RSS sampled
+   * from the measured run's start (bytes).
    */
-  rss: { afterWarmup: number; end: number; growth: number; samples: number[] }
+  rss: { afterWarmup: number; end: number; growth: number; settleSeconds: number; samples: number[] }
 }
 
 /** How often the server's RSS is read while load runs. */
 const sampleEveryMs = 250
-/** The end of the run is the median of this many last samples (two seconds). */
+/** Without a major GC, the end of the run is the median of this many last samples (two seconds). */
 const endSamples = 8
 /** A drop of RSS this far below its running peak shows a major GC has returned memory. */
 const gcDrop = 0.05
@@ -79,34 +80,43 @@ const gcDrop = 0.05
  * the shape of the issue's load criterion (RSS at the end within 10 % of RSS after warm-up).
  *
  * A Node server's RSS is a saw-tooth, not a level: under this load it climbs for ten seconds or more,
- * then a major GC hands back a quarter of it (measured: 200 → 276 → 172 MiB within 40 s on API B).
- * Single readings before and after therefore differ by ±20 % with no leak at all. So the warm-up runs
- * in one-second slices for at least `warmupSeconds` and until RSS has dropped twice from its peak (at
- * most three times as long), "RSS after warm-up" is the highest peak of those cycles, and "RSS at the
- * end" the median of the last two seconds. A leak still shows: it keeps memory from being handed back
- * and pushes the end above the warm-up's peak.
+ * then a major GC hands back a quarter of it (measured: 200 → 276 → 172 MiB within 40 s on API B), and
+ * on a slower machine a cycle climbs higher than any cycle of the warm-up (268 → 297 MiB on API B in a
+ * container). Readings taken at different points of a cycle differ by ±20 % with no leak at all. So
+ * both figures are read at the same point, just after a major GC, where RSS is what the process still
+ * holds: the warm-up runs in one-second slices for at least `warmupSeconds` and until RSS has dropped
+ * twice from its peak (at most three times as long), and the measured run is followed by one-second
+ * slices until a major GC has come in it (at most twice `warmupSeconds`). A leak shows: what it holds
+ * survives every GC and raises the level after it; a leak that keeps RSS from dropping at all leaves
+ * the end at the top of a climb.
  */
 export async function sustainedLoad(
   server: ServerProcess,
   options: Omit<LoadOptions, 'url' | 'durationSeconds'> & { warmupSeconds: number; durationSeconds: number },
 ): Promise<SustainedLoadFigures> {
   const sampler = sampleRss(server)
+  const slice = () => runLoad({ ...options, url: server.url, durationSeconds: 1 })
   let requests = 0
   let seconds = 0
   while (seconds < options.warmupSeconds * 3) {
-    requests += (await runLoad({ ...options, url: server.url, durationSeconds: 1 })).requests
+    requests += (await slice()).requests
     seconds++
     if (seconds >= options.warmupSeconds && gcDropCount(sampler.samples) >= 2) break
   }
   const warmupSamples = sampler.restart()
   const measured = await runLoad({ ...options, url: server.url })
+  let settleSeconds = 0
+  while (gcDropCount(sampler.samples) === 0 && settleSeconds < options.warmupSeconds * 2) {
+    await slice()
+    settleSeconds++
+  }
   const samples = await sampler.stop()
-  const afterWarmup = rssAfterWarmup(warmupSamples)
-  const end = median(samples.slice(-endSamples))
+  const afterWarmup = rssAfterLastGc(warmupSamples) ?? Math.max(...warmupSamples)
+  const end = rssAfterLastGc(samples) ?? median(samples.slice(-endSamples))
   return {
     ...measured,
     warmup: { seconds, requests, rssSamples: warmupSamples },
-    rss: { afterWarmup, end, growth: (end - afterWarmup) / afterWarmup, samples },
+    rss: { afterWarmup, end, growth: (end - afterWarmup) / afterWarmup, settleSeconds, samples },
   }
 }
 
@@ -141,13 +151,23 @@ function sampleRss(server: ServerProcess) {
 }
 
 /**
- * The reference for the end of the run: the highest peak of the warm-up's cycles. Not the first
- * cycle's alone (the heap still grew from what its GC kept: 282 → 311 MiB on API A, +10.4 %), nor
- * the peak after the first GC alone: on API B that was a short cycle's 254 MiB, and the run ended at
- * 286 MiB (+12.7 %), about what a full cycle reaches (287 MiB in another run).
+ * RSS after the last major GC of the samples: the lowest reading since RSS last fell `gcDrop` below its
+ * running peak; `undefined` when it never fell. The lowest, because a GC's memory is handed back over a
+ * few readings, and the climb of the next cycle starts from that level.
  */
-export function rssAfterWarmup(warmupSamples: readonly number[]): number {
-  return Math.max(...warmupSamples)
+export function rssAfterLastGc(samples: readonly number[]): number | undefined {
+  let peak = 0
+  let afterGc: number | undefined
+  for (const rss of samples) {
+    if (rss < peak * (1 - gcDrop)) {
+      afterGc = rss
+      peak = rss
+    } else {
+      peak = Math.max(peak, rss)
+      if (afterGc !== undefined) afterGc = Math.min(afterGc, rss)
+    }
+  }
+  return afterGc
 }
 
 /** How often RSS fell `gcDrop` below its peak (a major GC handed memory back); each fall starts a new cycle. */

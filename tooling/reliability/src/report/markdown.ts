@@ -158,7 +158,7 @@ function loadSection(load: Record<string, Any>): string {
       f.latencyMs.p99,
       f.serverErrors,
       f.socketErrors + f.timeouts,
-      `warm-up peak ${mib(f.rss.afterWarmup)} → end ${mib(f.rss.end)} (${pct(f.rss.growth)}) after ${f.warmup.seconds} s warm-up`,
+      `after a major GC: ${mib(f.rss.afterWarmup)} after ${f.warmup.seconds} s warm-up → ${mib(f.rss.end)} at the end (${pct(f.rss.growth)})`,
     ],
   )
   return [
