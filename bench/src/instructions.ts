@@ -4,15 +4,17 @@
 // runs; the instructions callgrind counts move by well under 1 %, and V8's GC trace gives the bytes.
 //
 // Each route is counted in a process of its own under `valgrind --tool=callgrind` (instructions,
-// the main thread's, with V8 single-threaded), and each server's routes in one plain process with
+// the main thread's, with V8 single-threaded, less V8's compiling and with no major GC in the
+// counted window: tools/callgrind.mjs says why), and each server's routes in one plain process with
 // V8's GC trace (bytes), through tools/count-server.mjs. A
 // machine without valgrind gets the bytes only, and the instruction goals say "not measured".
 // `perf` is not used.
 import { execFileSync, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { countFlags, countWithoutCompiling } from '../tools/callgrind.mjs'
 import { compileServers } from './http/compile-servers.js'
 import { type BenchDatabase, preparePostgres } from './http/database.js'
 import { type PeerScenario, peerScenarios } from './http/peers.js'
@@ -55,13 +57,6 @@ export const productsScenario = {
 }
 
 const tool = fileURLToPath(new URL('../tools/count-server.mjs', import.meta.url))
-const nodeFlags = [
-  '--no-allocation-site-pretenuring',
-  '--single-threaded',
-  '--min-semi-space-size=16',
-  '--max-semi-space-size=16',
-]
-
 function hasValgrind(): boolean {
   try {
     execFileSync('valgrind', ['--version'], { stdio: 'ignore' })
@@ -108,13 +103,13 @@ async function countInstructions(
       const valgrind = ['--tool=callgrind', '--separate-threads=yes', '--instr-atstart=no', '--smc-check=all-non-file']
       await run(
         'valgrind',
-        [...valgrind, `--callgrind-out-file=${dir}/out`, '--log-file=/dev/null', process.execPath, ...nodeFlags, tool],
+        [...valgrind, `--callgrind-out-file=${dir}/out`, '--log-file=/dev/null', process.execPath, ...countFlags, tool],
         { ...env, SERVER_SCRIPT: script, SCENARIOS: JSON.stringify([scenario]), UNDER_CALLGRIND: '1' },
       )
       // the dump asked for after the counted requests: one file per thread, out.1-01 the main thread's
       const file = join(dir, 'out.1-01')
-      const summary = existsSync(file) ? /^summary: (\d+)$/m.exec(readFileSync(file, 'utf8'))?.[1] : undefined
-      counts.push(summary === undefined ? Number.NaN : Number(summary) / Number(env.COUNT_REQUESTS))
+      const instructions = existsSync(file) ? countWithoutCompiling(file).instructions : Number.NaN
+      counts.push(instructions / Number(env.COUNT_REQUESTS))
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
@@ -128,7 +123,7 @@ async function countBytes(
   scenarios: CountedServer['scenarios'],
   env: Record<string, string>,
 ): Promise<number[]> {
-  const out = await run(process.execPath, [...nodeFlags, '--expose-gc', tool], {
+  const out = await run(process.execPath, [...countFlags, '--expose-gc', tool], {
     ...env,
     SERVER_SCRIPT: script,
     SCENARIOS: JSON.stringify(scenarios),

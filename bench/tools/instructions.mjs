@@ -12,14 +12,15 @@
 // COUNT_REQUESTS (20,000) counted ones. Instructions are counted under `valgrind --tool=callgrind`
 // (Debian's valgrind; about 40 s a variant), the main thread's and every thread's; bytes from
 // V8's GC trace (`--trace-gc-nvp`, on for the counted requests only, between two forced full
-// GCs) in a plain run. Both runs take `--single-threaded` and a fixed 16 MiB semi-space
-// (COUNT_FLAGS to change): with V8's helper threads and its resizing of the young generation,
-// one route counted 86.6k and 88.9k instructions in two processes.
+// GCs) in a plain run. Both runs take the flags of tools/callgrind.mjs (COUNT_FLAGS to change):
+// V8 single-threaded, a fixed 16 MiB semi-space, no major GC while counting; the main thread's
+// count leaves out V8's compiling, as `pnpm bench` does.
 // Env: COPIES (processes per variant, default 1; the median is shown), SKIP_ALLOCATION=1,
 // BASELINE_TREE (for the variants that load Weft from another checkout).
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { countFlags, countWithoutCompiling } from './callgrind.mjs'
 import { run } from './run-command.mjs'
 
 const tool = new URL(process.argv[2] ?? 'in-process-json.mjs', import.meta.url).pathname
@@ -27,12 +28,7 @@ const names = process.argv[3]?.split(',')
 if (names === undefined) throw new Error('name the variants to count (the first is the baseline)')
 const requests = Number(process.env.COUNT_REQUESTS ?? 20_000)
 const copies = Number(process.env.COPIES ?? 1)
-const nodeFlags = [
-  '--no-allocation-site-pretenuring',
-  ...(process.env.COUNT_FLAGS ?? '--single-threaded --min-semi-space-size=16 --max-semi-space-size=16')
-    .split(' ')
-    .filter(Boolean),
-]
+const nodeFlags = process.env.COUNT_FLAGS?.split(' ').filter(Boolean) ?? countFlags
 
 /** Instructions per request: every thread's, and the main thread's, of one counted run. */
 async function countInstructions(name) {
@@ -49,7 +45,7 @@ async function countInstructions(name) {
     const dumps = readdirSync(dir).filter((file) => file.startsWith('out.1-'))
     const total = (file) => Number(/^summary: (\d+)$/m.exec(readFileSync(join(dir, file), 'utf8'))?.[1] ?? 0)
     const all = dumps.reduce((sum, file) => sum + total(file), 0)
-    return { all: all / requests, main: total('out.1-01') / requests }
+    return { all: all / requests, main: countWithoutCompiling(join(dir, 'out.1-01')).instructions / requests }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }

@@ -11,6 +11,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { countFlags } from './callgrind.mjs'
 import { run } from './run-command.mjs'
 
 const tool = new URL(process.argv[2] ?? 'in-process-json.mjs', import.meta.url).pathname
@@ -52,26 +53,11 @@ function nameAt(ranges, address) {
 async function profile(variant) {
   const dir = mkdtempSync(join(tmpdir(), 'weft-route-profile-'))
   try {
-    const flags = [
-      '--perf-basic-prof',
-      '--logfile=/dev/null',
-      '--no-logfile-per-isolate',
-      '--no-allocation-site-pretenuring',
-      '--single-threaded',
-    ]
-    const sizes = ['--min-semi-space-size=16', '--max-semi-space-size=16']
+    const flags = ['--perf-basic-prof', '--logfile=/dev/null', '--no-logfile-per-isolate', ...countFlags]
     const valgrind = ['--tool=callgrind', '--separate-threads=yes', '--instr-atstart=no', '--smc-check=all-non-file']
     await run(
       'valgrind',
-      [
-        ...valgrind,
-        `--callgrind-out-file=${dir}/out`,
-        '--log-file=/dev/null',
-        process.execPath,
-        ...flags,
-        ...sizes,
-        tool,
-      ],
+      [...valgrind, `--callgrind-out-file=${dir}/out`, '--log-file=/dev/null', process.execPath, ...flags, tool],
       {
         IN_PROCESS_VARIANT: variant,
         COUNT_REQUESTS: String(requests),
