@@ -66,8 +66,9 @@ function integer(zeroEmpty: boolean): Converter {
 
 function number(zeroEmpty: boolean): Converter {
   return (raw) => {
-    if (raw.trim() === '') return zeroEmpty && raw === '' ? 0 : FAIL
     const value = Number(raw)
+    // Number() reads blank text as 0, so only a 0 needs the (allocating) check for blank text
+    if (value === 0 && raw.trim() === '') return zeroEmpty && raw === '' ? 0 : FAIL
     return Number.isFinite(value) ? value : FAIL
   }
 }
