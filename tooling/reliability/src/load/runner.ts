@@ -151,36 +151,35 @@ function sampleRss(server: ServerProcess) {
 }
 
 /**
- * RSS after the last major GC of the samples: the lowest reading since RSS last fell `gcDrop` below its
- * running peak; `undefined` when it never fell. The lowest, because a GC's memory is handed back over a
- * few readings, and the climb of the next cycle starts from that level.
+ * The major GCs in RSS samples: how often RSS fell `gcDrop` below its running peak (each fall starts a
+ * new cycle), and the lowest reading since the last fall (`undefined` without one). The lowest,
+ * because a GC's memory is handed back over a few readings, and the next cycle climbs from there.
  */
-export function rssAfterLastGc(samples: readonly number[]): number | undefined {
-  let peak = 0
-  let afterGc: number | undefined
-  for (const rss of samples) {
-    if (rss < peak * (1 - gcDrop)) {
-      afterGc = rss
-      peak = rss
-    } else {
-      peak = Math.max(peak, rss)
-      if (afterGc !== undefined) afterGc = Math.min(afterGc, rss)
-    }
-  }
-  return afterGc
-}
-
-/** How often RSS fell `gcDrop` below its peak (a major GC handed memory back); each fall starts a new cycle. */
-export function gcDropCount(samples: readonly number[]): number {
+function majorGcs(samples: readonly number[]): { drops: number; afterLast: number | undefined } {
   let drops = 0
   let peak = 0
+  let afterLast: number | undefined
   for (const rss of samples) {
     if (rss < peak * (1 - gcDrop)) {
       drops++
+      afterLast = rss
       peak = rss
-    } else peak = Math.max(peak, rss)
+    } else {
+      peak = Math.max(peak, rss)
+      if (afterLast !== undefined) afterLast = Math.min(afterLast, rss)
+    }
   }
-  return drops
+  return { drops, afterLast }
+}
+
+/** RSS after the last major GC of the samples; `undefined` when RSS never fell. */
+export function rssAfterLastGc(samples: readonly number[]): number | undefined {
+  return majorGcs(samples).afterLast
+}
+
+/** How often a major GC handed memory back in the samples. */
+export function gcDropCount(samples: readonly number[]): number {
+  return majorGcs(samples).drops
 }
 
 /** The median; for an even count the upper of the two middle values (the cautious one here). */
