@@ -2,3 +2,5 @@
 export declare const countFlags: string[]
 /** The instructions of a callgrind dump less what V8's compilers spent in it. */
 export declare function countWithoutCompiling(file: string): { instructions: number; compiling: number }
+/** The same, from the text of `callgrind_annotate --inclusive=yes`. */
+export declare function splitCompiling(report: string): { instructions: number; compiling: number }

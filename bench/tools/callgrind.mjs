@@ -42,13 +42,17 @@ export function countWithoutCompiling(file) {
     encoding: 'utf8',
     maxBuffer: 256 * 2 ** 20,
   })
-  const total = Number(/^([\d,]+) \(100\.0%\)\s+PROGRAM TOTALS$/m.exec(report)?.[1]?.replaceAll(',', '') ?? Number.NaN)
+  return splitCompiling(report)
+}
+
+/** The same, from the text of `callgrind_annotate --inclusive=yes` (counts right-aligned: `( 6.28%)`). */
+export function splitCompiling(report) {
+  const figure = (text) => Number(text.replaceAll(',', ''))
+  const total = /^([\d,]+) \(100\.0%\)\s+PROGRAM TOTALS$/m.exec(report)?.[1]
   let compiling = 0
   for (const line of report.split('\n')) {
     const match = /^\s*([\d,]+) \(\s*[\d.]+%\)\s+\S*?:(.*)$/.exec(line)
-    if (match !== null && compilers.some((compiler) => compiler.test(match[2]))) {
-      compiling += Number(match[1].replaceAll(',', ''))
-    }
+    if (match !== null && compilers.some((compiler) => compiler.test(match[2]))) compiling += figure(match[1])
   }
-  return { instructions: total - compiling, compiling }
+  return { instructions: total === undefined ? Number.NaN : figure(total) - compiling, compiling }
 }
