@@ -3,26 +3,19 @@ import { configOf } from './config.js'
 import { UnsupportedBodyEncodingError } from './errors.js'
 import { ownKeptTypes, recordKeptType } from './kept-types.js'
 import { type Done, readBody } from './read-body.js'
+import { keepBytes, keptBytes } from './request-state.js'
 
 // Binding's body parsers keep the bytes they parsed on the request, for `c.body()` of
 // @weft/context: the parser holds them anyway, so keeping them costs one reference, where
 // listening to the request stream for them cost more than the rest of a JSON route did.
-const kBodyBytes = Symbol('weft.binding.bodyBytes')
-
-type BytesCarrier = FastifyRequest & { [kBodyBytes]?: Buffer }
 
 // Requests whose body a `preParsing` stream had decoded before a binding parser read it (few: a
 // set, not one more decorator that every request would pay for).
 const decodedUpstream = new WeakSet<FastifyRequest>()
 
-/** Declares the request decorator, so that every request has the same shape. */
-export function decorateBodyBytes(fastify: FastifyInstance): void {
-  if (!fastify.hasRequestDecorator(kBodyBytes)) fastify.decorateRequest(kBodyBytes, undefined)
-}
-
 /** The bytes a binding parser kept for this request, if one parsed its body. */
 export function bodyBytes(request: FastifyRequest): Buffer | undefined {
-  return (request as BytesCarrier)[kBodyBytes]
+  return keptBytes(request)
 }
 
 /**
@@ -58,7 +51,7 @@ export function addKeepingParser(
 
 /** Keeps the bytes on the request, then parses them (decoded first if the body is coded). */
 function keepThenParse(request: FastifyRequest, body: Buffer, parse: FastifyBodyParser<Buffer>, done: Done): void {
-  ;(request as BytesCarrier)[kBodyBytes] = body
+  keepBytes(request, body)
   // the raw headers: Fastify's `request.headers` getter costs more than the check
   const coding = request.raw.headers['content-encoding']
   if (coding === undefined || isIdentity(coding)) parse(request, body, done)
@@ -72,7 +65,7 @@ function keepDecodedThenParse(
   parse: FastifyBodyParser<Buffer>,
   done: Done,
 ): void {
-  ;(request as BytesCarrier)[kBodyBytes] = body
+  keepBytes(request, body)
   decodedUpstream.add(request)
   parse(request, body, done)
 }

@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
 import type { TSchema } from 'typebox'
 import { BindSource } from './errors.js'
+import { addBoundBits, boundBits } from './request-state.js'
 
 // The schemas Weft compiled as route schema parts. `bind().query(Schema)` in the handler of a
 // route whose `schema.querystring` is that same Schema finds the query already bound (property
@@ -9,23 +10,14 @@ import { BindSource } from './errors.js'
 // than Ajv's whole validation of the same query.
 const routeSchemas = new WeakSet<TSchema>()
 
-// The parts of a request its route's validation has bound so far, one bit each: a hook that runs
-// before Fastify's validation phase (`onRequest`, `preValidation`) still sees the raw part, which
-// `bind()` must read, not return. A request decorator, so that every request has the same shape.
-const kBoundParts = Symbol('weft.binding.boundParts')
+// The parts of a request its route's validation has bound so far, one bit each (request-state.ts
+// keeps them): a hook that runs before Fastify's validation phase (`onRequest`, `preValidation`)
+// still sees the raw part, which `bind()` must read, not return.
 const partBits: Record<string, number> = { querystring: 1, params: 2, body: 4, headers: 8 }
-
-type PartsCarrier = FastifyRequest & { [kBoundParts]?: number }
-
-/** Declares the request decorator of the bound parts. */
-export function decorateBoundParts(fastify: FastifyInstance): void {
-  if (!fastify.hasRequestDecorator(kBoundParts)) fastify.decorateRequest(kBoundParts, 0)
-}
 
 /** Notes that the route's validation bound `part` of `request` (Fastify puts it in place next). */
 export function markBound(request: FastifyRequest, part: string): void {
-  const carrier = request as PartsCarrier
-  carrier[kBoundParts] = (carrier[kBoundParts] ?? 0) | (partBits[part] ?? 0)
+  addBoundBits(request, partBits[part] ?? 0)
 }
 
 /** Notes that `schema` is validated and bound by Weft as a route schema part. */
@@ -47,7 +39,7 @@ export function boundPart(request: FastifyRequest, source: string, schema: TSche
   if (!routeSchemas.has(schema)) return undefined
   const where = partOf[source]
   if (where === undefined || request.validationError !== undefined) return undefined
-  if ((((request as PartsCarrier)[kBoundParts] ?? 0) & (partBits[where.part] ?? 0)) === 0) return undefined
+  if ((boundBits(request) & (partBits[where.part] ?? 0)) === 0) return undefined
   const routeSchema = request.routeOptions.schema as Record<string, unknown> | undefined
   return routeSchema?.[where.part] === schema ? request[where.property] : undefined
 }

@@ -1,8 +1,6 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import fp from 'fastify-plugin'
-import { decorateBodyBytes } from './body-bytes.js'
 import { type BodyTextRules, installBodyText } from './body-text.js'
-import { decorateBoundParts } from './bound-parts.js'
 import {
   applyParserConfig,
   type CustomBinder,
@@ -13,6 +11,7 @@ import {
 } from './config.js'
 import { registerCustomBinder } from './custom-binders.js'
 import { provideDefaultParsers } from './default-parsers.js'
+import { decorateRequestState } from './request-state.js'
 import { checkRouteSchemas } from './route-check.js'
 import { type AjvOptions, installRouteSchemas, type RouteSchemasMode } from './route-schemas.js'
 
@@ -89,8 +88,7 @@ async function plugin(fastify: FastifyInstance, options: WeftBindingOptions): Pr
     installRouteSchemas(fastify, options.routeSchemas === 'all' ? 'all' : 'tagged', options.ajv)
   }
   if (options.bodyText !== undefined) installBodyText(fastify, options.bodyText)
-  decorateBodyBytes(fastify)
-  decorateBoundParts(fastify)
+  decorateRequestState(fastify)
   provideDefaultParsers(fastify)
 }
 

@@ -3,7 +3,7 @@ import { Type } from 'typebox'
 import { describe, expect, it } from 'vitest'
 import { multipart } from '../test/helpers.js'
 import { createConfig } from './config.js'
-import { bind, FileField, setParserDecoder, type WeftBindingOptions, weftBinding } from './index.js'
+import { bind, bodyBytes, FileField, setParserDecoder, type WeftBindingOptions, weftBinding } from './index.js'
 import { weftPartValidator } from './route-validator.js'
 
 const Search = Type.Object({
@@ -187,6 +187,32 @@ describe('route schemas with Weft tags', () => {
     expect(seen).toEqual({
       onRequest: [{ id: 7 }, { dryRun: true, colors: [], limit: 20 }],
       preValidation: [{ id: 7 }, { title: 'x' }],
+    })
+  })
+})
+
+describe('a request whose parser kept the body and whose validation bound its parts', () => {
+  it('keeps the bytes, and bind() in the handler returns the bound parts', async () => {
+    const fastify = await app()
+    const Body = Type.Object({ title: Type.String({ json: 'Title' }) })
+    fastify.post('/notes', { schema: { querystring: Search, body: Body } }, async (request) => ({
+      kept: bodyBytes(request)?.toString('utf8'),
+      query: await bind(request).query(Search),
+      body: await bind(request).json(Body),
+      same: (await bind(request).json(Body)) === request.body,
+    }))
+    const payload = '{"Title":"x"}'
+    const res = await fastify.inject({
+      method: 'POST',
+      url: '/notes?limit=3',
+      headers: { 'content-type': 'application/json' },
+      payload,
+    })
+    expect(res.json()).toEqual({
+      kept: payload,
+      query: { dryRun: false, colors: [], limit: 3 },
+      body: { title: 'x' },
+      same: true,
     })
   })
 })
