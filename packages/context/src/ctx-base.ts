@@ -78,20 +78,7 @@ export class CtxBase {
   declare _received: ReceivedBody | undefined
 
   constructor(request: FastifyRequest, reply: FastifyReply, options: ResolvedOptions) {
-    this._req = request
-    this._res = reply
-    this._opts = options
-    this._chain = undefined
-    this._index = 0
-    this._body = undefined
-    this._chunks = undefined
-    this._accepts = undefined
-    this._query = undefined
-    this._locals = undefined
-    this._userContext = undefined
-    this._viewVars = undefined
-    this._routing = undefined
-    this._received = undefined
+    fillCtx(this, request, reply, options)
   }
 
   /** The Fastify request (Fiber: `Request()`). */
@@ -154,4 +141,23 @@ export class CtxBase {
     this._userContext = value
     return this
   }
+}
+
+/** Sets every field of a new context, in one order (one object shape for every `Ctx`). */
+export function fillCtx(c: CtxBase, request: FastifyRequest, reply: FastifyReply, options: ResolvedOptions): void {
+  const fields = c as { -readonly [K in keyof CtxBase]: CtxBase[K] }
+  fields._req = request
+  fields._res = reply
+  fields._opts = options
+  fields._chain = undefined
+  fields._index = 0
+  fields._body = undefined
+  fields._chunks = undefined
+  fields._accepts = undefined
+  fields._query = undefined
+  fields._locals = undefined
+  fields._userContext = undefined
+  fields._viewVars = undefined
+  fields._routing = undefined
+  fields._received = undefined
 }

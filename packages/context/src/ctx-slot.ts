@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { Ctx } from './ctx.js'
+import { Ctx, createCtx } from './ctx.js'
 import { defaultOptions, type ResolvedOptions } from './options.js'
 import { kCtx, kOptions } from './symbols.js'
 
@@ -33,7 +33,7 @@ export function ctx(request: FastifyRequest, reply: FastifyReply): Ctx {
   const held = slot[kCtx]
   // the slot holds this request's reply until a Ctx is made
   if (held !== undefined && held !== reply) return held as Ctx
-  const c = new Ctx(request, reply, optionsOf(request.server))
+  const c = createCtx(request, reply, optionsOf(request.server))
   slot[kCtx] = c
   return c
 }

@@ -1,7 +1,7 @@
 import Fastify from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { makeApp } from '../test/app.js'
-import { ctx, handle, weftContext } from './index.js'
+import { Ctx, ctx, handle, weftContext } from './index.js'
 
 describe('handle', () => {
   it('sends the buffered status, headers and body once the chain settles', async () => {
@@ -17,6 +17,25 @@ describe('handle', () => {
     expect(res.statusCode).toBe(201)
     expect(res.headers['x-order']).toBe('body-first')
     expect(res.body).toBe('hello')
+  })
+
+  it('gives every function the same Ctx, an instance of Ctx, also as request.ctx and ctx(request, reply)', async () => {
+    const app = await makeApp()
+    app.get(
+      '/',
+      handle(
+        (c) => {
+          c.locals('first', c)
+          return c.next()
+        },
+        (c) => ({
+          same: c.locals('first') === c && c.request().ctx === c && ctx(c.request(), c.response()) === c,
+          instance: c instanceof Ctx && c.constructor === Ctx,
+          fresh: Object.keys(c).every((key) => key.startsWith('_')),
+        }),
+      ),
+    )
+    expect((await app.inject('/')).json()).toEqual({ same: true, instance: true, fresh: true })
   })
 
   it('runs the chain in order through next()', async () => {

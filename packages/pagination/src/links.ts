@@ -89,23 +89,34 @@ export function rewriteQuery(
 ): string {
   const { path, parts, names, fragment } = cachedSplit(base)
   // Entries of `set` already written, by index (a handful at most, so a linear scan is cheapest).
-  const placed: boolean[] = new Array(set.length).fill(false)
-  let query = ''
+  // Filled by a loop: `Array.prototype.fill` is a call into V8's C++ runtime, about 200
+  // instructions for two entries.
+  const placed: boolean[] = []
+  for (let i = 0; i < set.length; i++) placed.push(false)
+  // Built in one pass, `?` before the first parameter and `&` before the others: no slicing of
+  // the joined string afterwards, which would make V8 copy it flat once more.
+  let url = path
+  let separator = '?'
   for (let i = 0; i < parts.length; i++) {
     const name = names[i] as string
     const at = indexIn(set, name)
     if (at !== -1) {
       if (placed[at]) continue
       placed[at] = true
-      query += `&${encodeComponent(name)}=${encodeComponent((set[at] as readonly [string, string])[1])}`
-    } else if (name === '' || !drop.includes(name)) query += `&${parts[i]}`
+      url += `${separator}${encodeComponent(name)}=${encodeComponent((set[at] as readonly [string, string])[1])}`
+      separator = '&'
+    } else if (name === '' || !drop.includes(name)) {
+      url += `${separator}${parts[i]}`
+      separator = '&'
+    }
   }
   for (let i = 0; i < set.length; i++) {
     const [name, value] = set[i] as readonly [string, string]
     // Only the first entry of a name counts (a later duplicate maps to the same index).
     if (placed[i] || indexIn(set, name) !== i) continue
     placed[i] = true
-    query += `&${encodeComponent(name)}=${encodeComponent(value)}`
+    url += `${separator}${encodeComponent(name)}=${encodeComponent(value)}`
+    separator = '&'
   }
-  return query === '' ? `${path}${fragment}` : `${path}?${query.slice(1)}${fragment}`
+  return url + fragment
 }
