@@ -182,6 +182,7 @@ async function planApp(
   columns: Record<string, Column | { column: Column; key: string }>,
   filter: SQL | undefined,
   hookOptions: Record<string, unknown>,
+  queryOptions: { nullFlags?: boolean } = {},
 ): Promise<FastifyInstance> {
   const { paginate } = await import('@weft/pagination')
   const { paginateQuery } = await import('@weft/pagination/drizzle')
@@ -189,7 +190,7 @@ async function planApp(
   const app = Fastify({ logger: false })
   app.get('/plan', { onRequest: hook }, async (request) => {
     const page = hook.fromContext(request)
-    const q = paginateQuery(page, { columns, unique: 'id' })
+    const q = paginateQuery(page, { columns, unique: 'id', ...queryOptions })
     const query = db
       .select({ ...getTableColumns(table), ...q.select })
       .from(table)
@@ -322,10 +323,13 @@ async function helperTarget(scratch: ScratchDatabase): Promise<Target> {
   const db = database.db as unknown as Db
   await db.execute(sql`create table products (id serial primary key, name text not null,
     price numeric(12, 2), active boolean not null default true, created_at timestamptz not null default now())`)
-  // An index per sort, each ending with the id the helper appends as the tie-breaker.
+  // An index per sort, each ending with the id the helper appends as the tie-breaker; for the
+  // nullable price, also the two expression indexes of `nullFlags` (its README), which the plans use.
   for (const column of ['name', 'price', 'created_at']) {
     await db.execute(sql.raw(`create index products_${column}_id_idx on products (${column}, id)`))
   }
+  await db.execute(sql`create index products_price_nulls_idx on products (num_nulls(price), price, id)`)
+  await db.execute(sql`create index products_price_values_idx on products (num_nonnulls(price), price, id)`)
   const app = Fastify({ logger: false })
   productRoutes(app, db)
   await app.ready()
@@ -340,6 +344,7 @@ async function helperTarget(scratch: ScratchDatabase): Promise<Target> {
     },
     sql`${products.active} = true`,
     {},
+    { nullFlags: true },
   )
   return {
     name: 'helper',

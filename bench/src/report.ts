@@ -544,7 +544,7 @@ function pgScaleMarkdown(scale: PgScaleResult, pictures: ReturnType<typeof chart
   if (scale.plans.length > 0) {
     lines.push(
       '',
-      `Plans of the cursor queries (EXPLAIN, ${n(Math.max(...scale.sizes))} rows):`,
+      `Plans of the cursor queries (EXPLAIN, ${n(Math.max(...scale.sizes))} rows; the helper with \`nullFlags: true\` and its expression indexes for the nullable \`price\`):`,
       '',
       '| Route | Sort | Index scan | Plan |',
       '|---|---|---|---|',

@@ -23,12 +23,33 @@ function param(part: KeyPart): SQL {
   return sql`${sql.param(value, part.column)}`
 }
 
-/** `ORDER BY` terms; nullable columns get an explicit `NULLS FIRST|LAST` matching the keyset. */
-export function orderByOf(parts: readonly KeyPart[], nulls: NullsPlacement): SQL[] {
-  return parts.map(({ column, order }) => {
+/**
+ * The null flag of a nullable column in the ordering `nullFlags` asks for, and its value for a null:
+ * `num_nulls(column)` (1 for a null) when the null rows come after the values in the column's own
+ * direction (ascending with nulls last, descending with nulls first), else `num_nonnulls(column)`
+ * (0 for a null), so that the flag sorts in the column's direction. Functions, not `column is null`:
+ * PostgreSQL would match `column is null` in a condition to a first index term `(column is null)`
+ * only, never to the column's own term, and the rows after a null cursor value would not be one
+ * index range.
+ */
+function nullFlag(part: KeyPart, nulls: NullsPlacement): { flag: SQL; whenNull: 0 | 1 } {
+  const nullsAfter = (part.order === 'asc') === (nulls === 'last')
+  return nullsAfter
+    ? { flag: sql`num_nulls(${part.column})`, whenNull: 1 }
+    : { flag: sql`num_nonnulls(${part.column})`, whenNull: 0 }
+}
+
+/**
+ * `ORDER BY` terms. Nullable columns get an explicit `NULLS FIRST|LAST` matching the keyset, or
+ * with `nullFlags` their null flag first (the same order, in terms an expression index can serve).
+ */
+export function orderByOf(parts: readonly KeyPart[], nulls: NullsPlacement, nullFlags = false): SQL[] {
+  return parts.flatMap((part) => {
+    const { column, order } = part
     const direction = order === 'desc' ? sql`desc` : sql`asc`
-    if (column.notNull) return sql`${column} ${direction}`
-    return nulls === 'first' ? sql`${column} ${direction} nulls first` : sql`${column} ${direction} nulls last`
+    if (column.notNull) return [sql`${column} ${direction}`]
+    if (nullFlags) return [sql`${nullFlag(part, nulls).flag} ${direction}`, sql`${column} ${direction}`]
+    return [nulls === 'first' ? sql`${column} ${direction} nulls first` : sql`${column} ${direction} nulls last`]
   })
 }
 
@@ -47,19 +68,68 @@ function after(part: KeyPart, nulls: NullsPlacement): SQL | undefined {
 /**
  * The keyset condition "after the cursor row". When every column is NOT NULL and sorted the same
  * way it is a row comparison `(a, b, id) > ($1, $2, $3)`, which an index on those columns serves;
- * otherwise the expanded form `a > $1 or (a = $1 and (b > $2 or (b = $2 and id > $3)))` with
- * null-aware comparisons. The last part must be the unique tie-breaker.
+ * with `nullFlags` (see flaggedWhere) nullable columns can be in it too; otherwise it is the
+ * expanded form `a > $1 or (a = $1 and (b > $2 or (b = $2 and id > $3)))` with null-aware
+ * comparisons. The last part must be the unique tie-breaker.
  */
-export function keysetWhere(parts: readonly KeyPart[], nulls: NullsPlacement): SQL {
+export function keysetWhere(parts: readonly KeyPart[], nulls: NullsPlacement, nullFlags = false): SQL {
   const first = parts[0]
   if (first !== undefined && parts.every((p) => p.column.notNull && p.order === first.order)) {
-    const columns = sql.join(
+    return rowComparison(
       parts.map((p) => sql`${p.column}`),
-      sql`, `,
+      parts.map(param),
+      first.order,
     )
-    const values = sql.join(parts.map(param), sql`, `)
-    return first.order === 'desc' ? sql`(${columns}) < (${values})` : sql`(${columns}) > (${values})`
   }
+  return (nullFlags ? flaggedWhere(parts, nulls) : undefined) ?? expandedWhere(parts, nulls)
+}
+
+function rowComparison(terms: SQL[], values: SQL[], order: KeyPart['order']): SQL {
+  const columns = sql.join(terms, sql`, `)
+  const row = sql.join(values, sql`, `)
+  return order === 'desc' ? sql`(${columns}) < (${row})` : sql`(${columns}) > (${row})`
+}
+
+/**
+ * With null flags, one index range when every column goes the same way: the ordering is
+ * (flag, column) for each nullable column, and an expression index on the same terms, such as
+ * `(num_nulls(price), price, id)`, holds the rows in that order. A row comparison over the terms
+ * `(num_nulls(price), price, id) > (0, $1, $2)` is the range after a cursor whose values are not
+ * null (a null row differs in its flag, which decides). Cursor values that are null stand first
+ * in the sort when nulls come last: the rows after are those null too (`num_nulls(price) = 1 and
+ * price is null`, equalities on the index's first terms) and after the cursor in the other columns.
+ * Other shapes (mixed directions, a null after a value, a null value with nulls first) are
+ * `undefined`: the expanded form.
+ */
+function flaggedWhere(parts: readonly KeyPart[], nulls: NullsPlacement): SQL | undefined {
+  const first = parts[0]
+  if (first === undefined || !parts.every((p) => p.order === first.order)) return undefined
+  let leadingNulls = 0
+  while (leadingNulls < parts.length && (parts[leadingNulls] as KeyPart).value === null) leadingNulls++
+  if (leadingNulls > 0 && nulls !== 'last') return undefined
+  const rest = parts.slice(leadingNulls)
+  if (rest.length === 0 || rest.some((p) => p.value === null)) return undefined
+  const equalities = parts.slice(0, leadingNulls).map((part) => {
+    const { flag, whenNull } = nullFlag(part, nulls)
+    return sql`${flag} = ${sql.raw(String(whenNull))} and ${part.column} is null`
+  })
+  const terms: SQL[] = []
+  const values: SQL[] = []
+  for (const part of rest) {
+    if (!part.column.notNull) {
+      const { flag, whenNull } = nullFlag(part, nulls)
+      terms.push(flag)
+      // the cursor's value is not null: the flag of a row with a value
+      values.push(sql.raw(String(1 - whenNull)))
+    }
+    terms.push(sql`${part.column}`)
+    values.push(param(part))
+  }
+  return sql.join([...equalities, rowComparison(terms, values, first.order)], sql` and `)
+}
+
+/** The null-aware expanded form, for any columns, directions and cursor values. */
+function expandedWhere(parts: readonly KeyPart[], nulls: NullsPlacement): SQL {
   let condition: SQL | undefined
   for (let i = parts.length - 1; i >= 0; i--) {
     const part = parts[i] as KeyPart

@@ -34,6 +34,14 @@ export interface PaginateQueryOptions<Field extends string> {
   /** Where null sort values go, in both directions. Default `'last'`. */
   nulls?: NullsPlacement
   /**
+   * Order each nullable sort column by whether it is null first, `num_nulls(price), price` (the
+   * same order), so that an expression index on those terms and the unique column, such as
+   * `(num_nulls(price), price, id)`, serves its cursor pages as one index range at any depth (the
+   * README lists the index for each direction). Default `false`: `price nulls last`, which a plain
+   * `(price, id)` index serves for first and offset pages only.
+   */
+  nullFlags?: boolean
+  /**
    * Put the cursor values into `where` as drizzle placeholders, their values in `q.placeholders`,
    * so one prepared statement per `q.shape` serves every cursor. Default `false` (values inline).
    */
@@ -138,6 +146,7 @@ export function paginateQuery<Field extends string>(
 ): PaginatedQuery {
   const parts = resolveParts(page, options)
   const nulls = options.nulls ?? 'last'
+  const nullFlags = options.nullFlags === true
   const exactParts: Resolved[] = []
   for (const part of parts) {
     part.exact = exactKindOf(part.column)
@@ -145,7 +154,8 @@ export function paginateQuery<Field extends string>(
   }
   const signature = signatureOf(parts, nulls)
   let where: SQL | undefined
-  let shape = signature
+  // the flags change the SQL of orderBy and where, not the order: tokens stay valid across them
+  let shape = nullFlags ? `${signature}~` : signature
   const placeholders: Record<string, unknown> = {}
   if (page.mode === 'cursor' && page.cursor !== '') {
     const values = page.cursorValues()
@@ -162,7 +172,7 @@ export function paginateQuery<Field extends string>(
       part.placeholder = `${PLACEHOLDER_PREFIX}${i}`
       placeholders[part.placeholder] = part.value
     })
-    where = keysetWhere(parts, nulls)
+    where = keysetWhere(parts, nulls, nullFlags)
   }
   const exactTexts = exactParts.map((part) => exactTextOf(part.column, part.exact!))
   const select = {
@@ -177,7 +187,7 @@ export function paginateQuery<Field extends string>(
     where,
     shape,
     placeholders,
-    orderBy: orderByOf(parts, nulls),
+    orderBy: orderByOf(parts, nulls, nullFlags),
     limit: limit + 1,
     offset: page.start(),
     finish<Row extends object>(rows: readonly Row[]): Omit<Row, typeof CURSOR_SELECT_KEY>[] {

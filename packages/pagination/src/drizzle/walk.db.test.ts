@@ -121,12 +121,17 @@ async function orderedIds(db: Db, sort: string, nulls: NullsPlacement): Promise<
  * The route under test: the hook, `paginateQuery`, and the cursor link it answers with. `columns`
  * may map a field to another column (a cursor replayed where the field has another type).
  */
-function walkApp(db: Db, nulls: NullsPlacement, columns = getTableColumns(walkRows)): FastifyInstance {
+function walkApp(
+  db: Db,
+  nulls: NullsPlacement,
+  columns = getTableColumns(walkRows),
+  nullFlags = false,
+): FastifyInstance {
   const app = Fastify()
   const hook = paginate({ allowedSorts: [...FIELDS], maxLimit: 100 })
   app.get('/rows', { onRequest: hook }, async (request) => {
     const page = fromContext(request)!
-    const q = paginateQuery(page, { columns, unique: 'id', nulls })
+    const q = paginateQuery(page, { columns, unique: 'id', nulls, nullFlags })
     const found = await db
       .select({ ...getTableColumns(walkRows), ...q.select })
       .from(walkRows)
@@ -158,34 +163,68 @@ describe.each(testDatabaseKinds())('cursor walks on %s', (kind) => {
   let db: Db
   let close: () => Promise<void>
   const apps = {} as Record<NullsPlacement, FastifyInstance>
+  // the same routes with null flags in the ordering (the same order, other SQL)
+  const flagApps = {} as Record<NullsPlacement, FastifyInstance>
 
   beforeAll(async () => {
     ;({ db, close } = await openTestDb(kind, 'pagination_walk'))
     await db.execute(DDL)
     apps.last = walkApp(db, 'last')
     apps.first = walkApp(db, 'first')
+    flagApps.last = walkApp(db, 'last', getTableColumns(walkRows), true)
+    flagApps.first = walkApp(db, 'first', getTableColumns(walkRows), true)
   })
 
   afterAll(async () => {
     await close?.()
   })
 
-  it('visits every row exactly once, in ORDER BY order, for any rows, sort, limit and NULL placement', async () => {
+  it('visits every row exactly once, in ORDER BY order, for any rows, sort, limit, NULL placement and null flags', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(rowValues, { maxLength: 24 }),
         sortSpec,
         fc.integer({ min: 1, max: 7 }),
         fc.constantFrom<NullsPlacement>('last', 'first'),
-        async (rows, sort, limit, nulls) => {
+        fc.boolean(),
+        async (rows, sort, limit, nulls, nullFlags) => {
           await db.execute(sql`truncate walk_rows`)
           if (rows.length > 0) await db.execute(insertSQL(rows))
           const expected = await orderedIds(db, sort, nulls)
-          expect(await walk(apps[nulls], sort, limit, rows.length)).toEqual(expected)
+          expect(await walk((nullFlags ? flagApps : apps)[nulls], sort, limit, rows.length)).toEqual(expected)
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 90 },
     )
+  })
+
+  it('walks a cursor made without null flags on with them, and back (the same order)', async () => {
+    await db.execute(sql`truncate walk_rows`)
+    const rows = Array.from({ length: 9 }, (_, i) => ({
+      tz6: null,
+      tz3: null,
+      tz0: BASE_MICROS,
+      ts6: null,
+      ts2: null,
+      amount: i % 3 === 0 ? null : NUMERICS[i % NUMERICS.length]!,
+      big: null,
+      u: null,
+      name: i % 2 === 0 ? null : TEXTS[i]!,
+      code: 'x',
+    }))
+    await db.execute(insertSQL(rows))
+    const expected = await orderedIds(db, '-amount,-name', 'last')
+    const ids: number[] = []
+    let url: string | null = '/rows?sort=-amount,-name&limit=2'
+    for (let step = 0; url !== null && step < 12; step++) {
+      const body = (await (step % 2 === 0 ? apps : flagApps).last.inject(url)).json() as {
+        ids: number[]
+        next: string | null
+      }
+      ids.push(...body.ids)
+      url = body.next
+    }
+    expect(ids).toEqual(expected)
   })
 
   it.each([
