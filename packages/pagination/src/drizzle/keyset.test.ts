@@ -116,7 +116,7 @@ describe('paginateQuery SQL', () => {
     it('after a null with nulls last: equalities on the flag and the column, then the row comparison', () => {
       const page = cursorPage([{ field: 'name', order: 'desc' }], { name: null, id: 3 })
       expect(render(page, flags).where).toMatchObject({
-        sql: 'num_nonnulls("t"."name") = 0 and "t"."name" is null and ("t"."id") < ($1)',
+        sql: '(num_nonnulls("t"."name") = 0 and "t"."name" is null and ("t"."id") < ($1))',
         params: [3],
       })
     })

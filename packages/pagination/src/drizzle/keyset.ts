@@ -125,7 +125,9 @@ function flaggedWhere(parts: readonly KeyPart[], nulls: NullsPlacement): SQL | u
     terms.push(sql`${part.column}`)
     values.push(param(part))
   }
-  return sql.join([...equalities, rowComparison(terms, values, first.order)], sql` and `)
+  const comparison = rowComparison(terms, values, first.order)
+  // in parentheses, as the expanded form is: an `or` the app writes around it stays the app's
+  return equalities.length === 0 ? comparison : sql`(${sql.join([...equalities, comparison], sql` and `)})`
 }
 
 /** The null-aware expanded form, for any columns, directions and cursor values. */
