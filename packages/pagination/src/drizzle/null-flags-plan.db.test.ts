@@ -84,6 +84,8 @@ describe.each(testDatabaseKinds())('null flags and expression indexes on %s', (k
       sql`create index items_price_nulls_idx on items (num_nulls(price), price, id)`,
       sql`create index items_price_values_idx on items (num_nonnulls(price), price, id)`,
       sql`create index items_price_idx on items (price, id)`,
+      // two nullable sort fields: each column's flag before it
+      sql`create index items_price_name_idx on items (num_nulls(price), price, num_nulls(name), name, id)`,
       sql`analyze items`,
     ]
     for (const statement of ddl) await db.execute(statement)
@@ -100,6 +102,19 @@ describe.each(testDatabaseKinds())('null flags and expression indexes on %s', (k
     ['-price, after a null', 'desc', { price: null, id: 20_000 }],
   ] as const)('a cursor page of %s deep in the table is one index range', async (_name, order, values) => {
     expect(isRange(await planOf(db, cursorPage(order, values), true))).toBe(true)
+  })
+
+  it('a cursor page of price,name (two nullable columns) is one range of the index with both flags', async () => {
+    const sort = [
+      { field: 'price', order: 'asc' },
+      { field: 'name', order: 'asc' },
+    ] as PageInfo['sort']
+    const issuer = new PageInfo({ sort, limit: 20 })
+    issuer.setNextCursor({ price: '120.25', name: 'n30001', id: 30_001 })
+    const page = new PageInfo({ sort, limit: 20, cursor: issuer.nextCursor })
+    const plan = await planOf(db, page, true)
+    expect(isRange(plan)).toBe(true)
+    expect(plan.some((node) => node['Index Name'] === 'items_price_name_idx')).toBe(true)
   })
 
   it('without null flags the same page is not (the control)', async () => {
