@@ -59,7 +59,7 @@ export interface PaginatedQuery {
   where: SQL | undefined
   /**
    * Identifies the SQL of `select`, `where` and `orderBy` (sort columns and directions, null
-   * placement, cursor mode and which cursor values are null): queries of equal shape differ only in
+   * placement, `nullFlags`, cursor mode and which cursor values are null): queries of equal shape differ only in
    * `placeholders`, so with `placeholders: true` one prepared statement per shape serves them all.
    */
   shape: string
