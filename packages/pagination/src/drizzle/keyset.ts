@@ -66,22 +66,12 @@ function after(part: KeyPart, nulls: NullsPlacement): SQL | undefined {
 }
 
 /**
- * The keyset condition "after the cursor row". When every column is NOT NULL and sorted the same
- * way it is a row comparison `(a, b, id) > ($1, $2, $3)`, which an index on those columns serves;
- * with `nullFlags` (see flaggedWhere) nullable columns can be in it too; otherwise it is the
- * expanded form `a > $1 or (a = $1 and (b > $2 or (b = $2 and id > $3)))` with null-aware
- * comparisons. The last part must be the unique tie-breaker.
+ * The keyset condition "after the cursor row": one row comparison when rangeWhere can write it,
+ * otherwise the expanded form `a > $1 or (a = $1 and (b > $2 or (b = $2 and id > $3)))` with
+ * null-aware comparisons. The last part must be the unique tie-breaker.
  */
 export function keysetWhere(parts: readonly KeyPart[], nulls: NullsPlacement, nullFlags = false): SQL {
-  const first = parts[0]
-  if (first !== undefined && parts.every((p) => p.column.notNull && p.order === first.order)) {
-    return rowComparison(
-      parts.map((p) => sql`${p.column}`),
-      parts.map(param),
-      first.order,
-    )
-  }
-  return (nullFlags ? flaggedWhere(parts, nulls) : undefined) ?? expandedWhere(parts, nulls)
+  return rangeWhere(parts, nulls, nullFlags) ?? expandedWhere(parts, nulls)
 }
 
 function rowComparison(terms: SQL[], values: SQL[], order: KeyPart['order']): SQL {
@@ -91,19 +81,22 @@ function rowComparison(terms: SQL[], values: SQL[], order: KeyPart['order']): SQ
 }
 
 /**
- * With null flags, one index range when every column goes the same way: the ordering is
- * (flag, column) for each nullable column, and an expression index on the same terms, such as
- * `(num_nulls(price), price, id)`, holds the rows in that order. A row comparison over the terms
- * `(num_nulls(price), price, id) > (0, $1, $2)` is the range after a cursor whose values are not
- * null (a null row differs in its flag, which decides). Cursor values that are null stand first
- * in the sort when nulls come last: the rows after are those null too (`num_nulls(price) = 1 and
- * price is null`, equalities on the index's first terms) and after the cursor in the other columns.
- * Other shapes (mixed directions, a null after a value, a null value with nulls first) are
- * `undefined`: the expanded form.
+ * The condition as one index range, when every column goes the same way: a row comparison
+ * `(a, b, id) > ($1, $2, $3)`, which an index on those columns serves. Nullable columns can be in
+ * it only with null flags: the ordering is then (flag, column) for each, and an expression index on
+ * the same terms, such as `(num_nulls(price), price, id)`, holds the rows in that order; after a
+ * cursor whose values are not null the comparison is `(num_nulls(price), price, id) > (0, $1, $2)`
+ * (a null row differs in its flag, which decides). Cursor values that are null stand first in the
+ * sort when nulls come last: the rows after are those null too (`num_nulls(price) = 1 and price is
+ * null`, equalities on the index's first terms) and after the cursor in the other columns.
+ * Other shapes (mixed directions, nullable columns without flags, a null after a value, a null
+ * value with nulls first) are `undefined`: the expanded form.
  */
-function flaggedWhere(parts: readonly KeyPart[], nulls: NullsPlacement): SQL | undefined {
+function rangeWhere(parts: readonly KeyPart[], nulls: NullsPlacement, nullFlags: boolean): SQL | undefined {
   const first = parts[0]
   if (first === undefined || !parts.every((p) => p.order === first.order)) return undefined
+  if (!nullFlags && !parts.every((p) => p.column.notNull)) return undefined
+  // (a NOT NULL column's cursor value is never null: values.ts refuses such a cursor)
   let leadingNulls = 0
   while (leadingNulls < parts.length && (parts[leadingNulls] as KeyPart).value === null) leadingNulls++
   if (leadingNulls > 0 && nulls !== 'last') return undefined
