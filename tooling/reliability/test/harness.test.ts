@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { createProductA, registerA, startApiA } from '../src/apps/api-a.js'
@@ -6,7 +7,8 @@ import { summarize } from '../src/faults/write-load.js'
 import { checkApiEnvelope, checkFastifyError } from '../src/fuzz/checks.js'
 import { prototypeGuard } from '../src/fuzz/guards.js'
 import { cursorPayload, cursorSigner } from '../src/fuzz/inputs/signed-cursor.js'
-import { gcDropCount, rssAfterLastGc } from '../src/load/runner.js'
+import { gcDropCount, heldGrowth, rssAfterLastGc } from '../src/load/runner.js'
+import { askHeldMemory, heldMemoryProbe } from '../src/process/server.js'
 import { finalStatus } from '../src/shutdown/in-flight.js'
 import { buildTestApp, testAppCursorSecret } from '../src/test-app/app.js'
 
@@ -148,6 +150,43 @@ describe("the load test's RSS figures", () => {
     const end = rssAfterLastGc(mib([215, 250, 290, 240, 300])) as number
     expect((end - reference) / reference).toBeGreaterThan(0.1)
   })
+})
+
+describe("the load test's held-memory probe", () => {
+  // A process with the probe preloaded that, on 'keep' or 'drop', allocates 30 MiB of small objects
+  // and keeps them or lets them go; what it holds is read after each step. (The probe does not keep a
+  // process alive, so the script holds itself open.)
+  const script = `
+    setInterval(() => {}, 60_000)
+    const kept = []
+    process.on('message', (m) => {
+      const batch = Array.from({ length: 300_000 }, (_, i) => ({ i, text: 'x'.repeat(64) + i }))
+      if (m === 'keep') kept.push(batch)
+      if (m === 'keep' || m === 'drop') process.send('done')
+    })`
+
+  it('sees memory a process keeps, and not the garbage it made', async () => {
+    const child = spawn(process.execPath, ['--import', heldMemoryProbe, '-e', script], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    })
+    const step = (m: string) =>
+      new Promise<void>((resolve) => {
+        child.once('message', () => resolve())
+        child.send(m)
+      })
+    try {
+      const start = await askHeldMemory(child)
+      await step('drop')
+      const afterGarbage = await askHeldMemory(child)
+      await step('keep')
+      const afterKeeping = await askHeldMemory(child)
+      expect(heldGrowth(start, afterGarbage)).toBeLessThan(0.1)
+      expect(afterKeeping.heapUsed - afterGarbage.heapUsed).toBeGreaterThan(20 * 2 ** 20)
+      expect(heldGrowth(afterGarbage, afterKeeping)).toBeGreaterThan(0.1)
+    } finally {
+      child.kill()
+    }
+  }, 60_000)
 })
 
 describe('the held request', () => {

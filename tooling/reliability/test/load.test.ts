@@ -4,7 +4,7 @@ import { loadMix } from '../src/load/mixes.js'
 import { type SustainedLoadFigures, sustainedLoad } from '../src/load/runner.js'
 import { budget } from '../src/mode.js'
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../src/pg/throwaway.js'
-import { type ServerProcess, startServer } from '../src/process/server.js'
+import { type HeldMemory, type ServerProcess, startServer } from '../src/process/server.js'
 import { recordFigures } from '../src/report/figures.js'
 
 /**
@@ -30,7 +30,7 @@ describe.each(['api-a', 'api-b'] as const)(
 
     beforeAll(async () => {
       const url = await pg.createDatabase(`weft_load_${api.replace('-', '_')}`)
-      server = await startServer(api, { env: serverEnv(url) })
+      server = await startServer(api, { env: serverEnv(url), memoryProbe: true })
       const mix = await loadMix(api, server.url)
       figures = await sustainedLoad(server, {
         connections: budget.connections,
@@ -53,12 +53,16 @@ describe.each(['api-a', 'api-b'] as const)(
       expect({ errors: figures.socketErrors, timeouts: figures.timeouts }).toEqual({ errors: 0, timeouts: 0 })
     })
 
-    it('ends with RSS within 10 % of RSS after the warm-up', () => {
-      const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`
-      const { afterWarmup, end } = figures.rss
+    // RSS is recorded with the figures but not gated: between two readings after major GCs it moved by
+    // up to 20 % with no leak (the allocator keeps freed pages at its own pace). What the process holds
+    // after V8's most thorough collection repeats within 1 MiB, so a leak of a few MiB shows.
+    it('holds no more memory after the run than after the warm-up (+10 %)', () => {
+      const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`
+      const { afterWarmup, end } = figures.held
+      const described = (held: HeldMemory) => `heap ${mib(held.heapUsed)}, external ${mib(held.external)}`
       expect(
-        figures.rss.growth,
-        `after the warm-up's last GC ${mib(afterWarmup)}, after the run's last GC ${mib(end)}`,
+        figures.held.growth,
+        `after the warm-up: ${described(afterWarmup)}; after the run: ${described(end)}`,
       ).toBeLessThanOrEqual(0.1)
     })
 

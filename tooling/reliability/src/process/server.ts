@@ -23,6 +23,11 @@ export interface ServerProcess {
   output(): string
   /** Current resident set size in bytes. */
   rss(): Promise<number>
+  /**
+   * What the process holds after V8's most thorough garbage collection (bytes). Only for a server
+   * started with `memoryProbe: true`.
+   */
+  heldMemory(): Promise<HeldMemory>
   /** Resolves with the exit code (or the signal name) once the process has ended. */
   readonly exited: Promise<number | string>
   /** Sends a signal. */
@@ -41,11 +46,29 @@ export function appDir(name: ApiName): string {
 /** tsx's `--import` entry, as a URL: the server runs from a temp folder where a bare `tsx` would not resolve. */
 const tsxLoader = () => pathToFileURL(require.resolve('tsx')).href
 
+/** A server's memory right after V8's most thorough garbage collection, from `process.memoryUsage()` (bytes). */
+export interface HeldMemory {
+  rss: number
+  /** The JavaScript heap in use. */
+  heapUsed: number
+  /** Memory of C++ objects bound to JavaScript ones, Buffers and ArrayBuffers included. */
+  external: number
+  arrayBuffers: number
+}
+
+/** The preload that answers `heldMemory()` (see the file), as a URL for `--import`. */
+export const heldMemoryProbe = new URL('./held-memory-probe.mjs', import.meta.url).href
+
 export interface StartOptions {
   /** Environment of the server on top of a minimal one (PATH, HOME); `PORT` and `HOST` are set here. */
   env: Record<string, string>
   /** How long the server may take to answer `GET /api/health` (default 60 s). */
   readyTimeoutMs?: number
+  /**
+   * Start the server with an IPC channel and a small preload, so `heldMemory()` can ask it for its
+   * memory after a thorough garbage collection. The app itself is unchanged.
+   */
+  memoryProbe?: boolean
 }
 
 /**
@@ -56,7 +79,9 @@ export async function startServer(name: ApiName, options: StartOptions): Promise
   const port = await freePort()
   const cwd = mkdtempSync(join(tmpdir(), `weft-reliability-${name}-`))
   const entry = join(appDir(name), 'src', 'server.ts')
-  const child: ChildProcess = spawn(process.execPath, ['--conditions=@weft/source', '--import', tsxLoader(), entry], {
+  const probe = options.memoryProbe ? ['--import', heldMemoryProbe] : []
+  const args = ['--conditions=@weft/source', ...probe, '--import', tsxLoader(), entry]
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd,
     env: {
       PATH: process.env.PATH ?? '',
@@ -67,7 +92,7 @@ export async function startServer(name: ApiName, options: StartOptions): Promise
       PORT: String(port),
       HOST: '127.0.0.1',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: options.memoryProbe ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   })
   let log = ''
   const keep = (chunk: Buffer) => {
@@ -94,6 +119,11 @@ export async function startServer(name: ApiName, options: StartOptions): Promise
     rss: async () => {
       if (ended) throw new Error(`${name} exited (${await exited}) during the run:\n${log}`)
       return rssOf(child.pid ?? -1)
+    },
+    heldMemory: async () => {
+      if (!options.memoryProbe) throw new Error(`${name} was started without memoryProbe`)
+      if (ended) throw new Error(`${name} exited (${await exited}) during the run:\n${log}`)
+      return askHeldMemory(child)
     },
     exited,
     kill: (signal) => {
@@ -125,4 +155,30 @@ export async function startServer(name: ApiName, options: StartOptions): Promise
     }
     await sleep(200)
   }
+}
+
+/** Sends the probe its question and waits for the answer (about two seconds for a 40 MiB heap). */
+export function askHeldMemory(child: ChildProcess): Promise<HeldMemory> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => done(new Error('the held-memory probe did not answer within 30 s')), 30_000)
+    const onMessage = (message: unknown) => {
+      const answer = message as { kind?: string } & HeldMemory
+      if (answer?.kind !== 'held-memory') return
+      const { rss, heapUsed, external, arrayBuffers } = answer
+      done(undefined, { rss, heapUsed, external, arrayBuffers })
+    }
+    const onExit = () => done(new Error('the process ended before the held-memory probe answered'))
+    const done = (error: Error | undefined, held?: HeldMemory) => {
+      clearTimeout(timer)
+      child.off('message', onMessage)
+      child.off('exit', onExit)
+      if (error) reject(error)
+      else resolve(held as HeldMemory)
+    }
+    child.on('message', onMessage)
+    child.once('exit', onExit)
+    child.send('held-memory', (error) => {
+      if (error) done(error)
+    })
+  })
 }
