@@ -2,7 +2,7 @@ import { once } from 'node:events'
 import { request as httpRequest } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Readable } from 'node:stream'
-import Fastify from 'fastify'
+import Fastify, { type FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { afterEach, describe, expect, it } from 'vitest'
 import { makeApp, multipart } from '../test/helpers.js'
@@ -173,6 +173,57 @@ describe('multipart parts the schema does not name are not kept', () => {
     expect((await app.inject({ method: 'POST', url: '/', ...body })).json()).toEqual({
       posts: [{ title: 'a' }, { title: 'b' }],
     })
+  })
+})
+
+describe('multipart parts without a field name', () => {
+  const Form = Type.Object({ b: Type.Optional(Type.String()), doc: Type.Optional(FileField()) })
+  const parts = {
+    'a text part': 'Content-Disposition: form-data',
+    'a file part': 'Content-Disposition: form-data; filename="x.txt"',
+    // busboy gives up on a header with this many parameters, the name among them
+    'a part whose name comes after 15,000 parameters': `Content-Disposition: form-data${'; a="b"'.repeat(15_000)}; name="b"`,
+  }
+  const payloadWith = (disposition: string) => `--${boundary}\r\n${disposition}\r\n\r\nv\r\n--${boundary}--\r\n`
+
+  it.each(Object.entries(parts))(
+    'answers 400 to %s, and nothing is thrown outside the request',
+    async (_name, disposition) => {
+      const uncaught: unknown[] = []
+      const onUncaught = (error: unknown) => uncaught.push(error)
+      process.on('uncaughtException', onUncaught)
+      try {
+        for (const read of [
+          (request: FastifyRequest) => bind(request).form(Form),
+          (request: FastifyRequest) => multipartForm(request),
+        ]) {
+          const app = await makeApp(read)
+          const res = await app.inject({ method: 'POST', url: '/', headers, payload: payloadWith(disposition) })
+          await new Promise((resolve) => setTimeout(resolve, 20))
+          expect(res.statusCode).toBe(400)
+          expect(res.json()).toMatchObject({
+            code: 'WEFT_MULTIPART_MALFORMED',
+            message: expect.stringContaining('no field name'),
+          })
+        }
+        expect(uncaught).toEqual([])
+      } finally {
+        process.off('uncaughtException', onUncaught)
+      }
+    },
+  )
+
+  it('answers 400 through an app-registered @fastify/multipart too', async () => {
+    const { default: fastifyMultipart } = await import('@fastify/multipart')
+    const app = Fastify()
+    await app.register(fastifyMultipart)
+    await app.register(weftBinding)
+    app.post('/', (request) => bind(request).form(Form))
+    for (const disposition of Object.values(parts)) {
+      const res = await app.inject({ method: 'POST', url: '/', headers, payload: payloadWith(disposition) })
+      expect(res.statusCode).toBe(400)
+      expect(res.json()).toMatchObject({ code: 'WEFT_MULTIPART_MALFORMED' })
+    }
   })
 })
 

@@ -22,6 +22,17 @@ export type ResolvedLimits = { fileSize: number; files: number; fields: number; 
 /** Which parts to keep: `keep(name, isFile)` false drops the part (its bytes are read and discarded). */
 export type PartFilter = ((name: string, isFile: boolean) => boolean) | undefined
 
+/** Why a part without a field name is refused (RFC 7578 §4.2: every part names its field). */
+export const noName = 'a part of the form has no field name (Content-Disposition: form-data; name="...")'
+
+/**
+ * busboy hands a part's `name` parameter as it found it: `undefined` when the part's
+ * Content-Disposition has none (or busboy gave up on its parameters), which no field is called.
+ */
+export function isFieldName(name: unknown): name is string {
+  return typeof name === 'string'
+}
+
 /**
  * Reads a whole `multipart/form-data` body from `payload` with busboy, the kept files into memory.
  * The whole stream counts against `bodyLimit`; parts `keep` refuses are read and thrown away (a
@@ -79,6 +90,7 @@ export function readMultipart(
     }
 
     busboy.on('field', (name, text, _nameTruncated, valueTruncated) => {
+      if (!isFieldName(name)) return fail(new MalformedMultipartError(noName))
       if (valueTruncated) return fail(new FieldTooLargeError(name))
       let list = value[name]
       if (list === undefined) {
@@ -91,6 +103,10 @@ export function readMultipart(
       // Every part, kept or dropped, fails when the body ends inside it; with no listener that
       // error would be thrown outside the request.
       stream.on('error', (error: Error) => fail(new MalformedMultipartError(error.message)))
+      if (!isFieldName(name)) {
+        stream.resume()
+        return fail(new MalformedMultipartError(noName))
+      }
       if (keep !== undefined && !keep(name, true)) {
         // listed without files, so that its name can still be checked
         file[name] ??= []

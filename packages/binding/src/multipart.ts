@@ -3,8 +3,15 @@ import type { FastifyRequest, RequestPayload } from 'fastify'
 import { configOf } from './config.js'
 import { UnsupportedMediaTypeError } from './errors.js'
 import { attachedForm } from './multipart-attached.js'
-import { BodyTooLargeError, FieldTooLargeError } from './multipart-errors.js'
-import { type MultipartForm, type PartFilter, type ResolvedLimits, readMultipart } from './multipart-read.js'
+import { BodyTooLargeError, FieldTooLargeError, MalformedMultipartError } from './multipart-errors.js'
+import {
+  isFieldName,
+  type MultipartForm,
+  noName,
+  type PartFilter,
+  type ResolvedLimits,
+  readMultipart,
+} from './multipart-read.js'
 import type { FileHeader } from './schema.js'
 
 export type { MultipartForm } from './multipart-read.js'
@@ -116,6 +123,7 @@ async function readParts(
     if (received > bodyLimit) throw new BodyTooLargeError()
   }
   for await (const part of request.parts(limits === undefined ? undefined : { limits })) {
+    if (!isFieldName(part.fieldname)) throw new MalformedMultipartError(noName)
     count(Buffer.byteLength(part.fieldname))
     if (part.type === 'file' && keep !== undefined && !keep(part.fieldname, true)) {
       file[part.fieldname] ??= []
