@@ -77,6 +77,38 @@ describe('bodyText', () => {
     expect((await post('/items', { title: 'zero\u200bwidth' })).statusCode).toBe(200)
   })
 
+  it('refuses more than 30 combining marks in a row in identifier fields, in time linear in the length', async () => {
+    await start(rules)
+    // 30 marks in a row are stream-safe text, and still put in NFC
+    const thirty = `e${'\u0301\u0316'.repeat(15)}`
+    const ok = await post('/accounts', { username: thirty, email: 'a@example.com' })
+    expect(ok.statusCode).toBe(200)
+    expect(ok.json().username).toBe(thirty.normalize('NFC'))
+    // marks whose classes alternate: NFC orders such a run by insertion, quadratic in its length
+    const long = `e${'\u0301\u0316'.repeat(25_000)}`
+    const start2 = process.cpuUsage()
+    const res = await post('/accounts', { username: long, email: 'a@example.com' })
+    const { user, system } = process.cpuUsage(start2)
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toMatchObject({
+      code: 'WEFT_VALIDATION_FAILED',
+      message: 'body/username must not contain more than 30 combining marks in a row',
+    })
+    // normalizing it took over a second; refusing it takes a few milliseconds
+    expect((user + system) / 1000).toBeLessThan(250)
+    // a form field is an identifier too
+    const form = await postAs(
+      '/forms',
+      'application/x-www-form-urlencoded',
+      `title=x&username=${encodeURIComponent(long)}`,
+    )
+    expect(form.json()).toMatchObject({
+      message: 'body/username must not contain more than 30 combining marks in a row',
+    })
+    // the same run in a field that is not an identifier is text, and not normalized
+    expect((await post('/items', { title: long })).statusCode).toBe(200)
+  })
+
   it('names nested fields with their path and stops at maxProblems', async () => {
     await start({ maxProblems: 2 })
     const res = await post('/bound', { title: 'ok', tags: [{ name: 'a\u0001' }, 'b\u0002', 'c\u0003'] })

@@ -27,6 +27,12 @@ export interface BodyTextRules {
 /** Tab, line feed and carriage return: the controls a multi-line string may hold. */
 const lineControls = new Set([0x09, 0x0a, 0x0d])
 const invisibleCharacter = /\p{Cf}/u
+/**
+ * More than 30 combining marks in a row: Unicode's stream-safe limit (UAX #15, §13). No identifier
+ * needs that many, and it is what keeps NFC cheap: V8 puts a run of marks in order by insertion,
+ * so one run of 100,000 costs seconds, and runs of at most 30 cost a few steps a character.
+ */
+const longMarkRun = /\p{M}{31}/u
 
 /** A C0 control or DEL: never meaningful in a one-line string, and NUL cannot be stored in PostgreSQL text. */
 function hasControl(value: string, multiLine: boolean): boolean {
@@ -73,8 +79,17 @@ function problemOf(
   if (hasControl(value, rules.multiLine.has(name))) {
     return { keyword: 'controlCharacters', message: 'must not contain control characters', params: {} }
   }
-  if (rules.identifiers.has(name) && invisibleCharacter.test(value)) {
-    return { keyword: 'invisibleCharacters', message: 'must not contain invisible characters', params: {} }
+  if (rules.identifiers.has(name)) {
+    if (invisibleCharacter.test(value)) {
+      return { keyword: 'invisibleCharacters', message: 'must not contain invisible characters', params: {} }
+    }
+    if (longMarkRun.test(value)) {
+      return {
+        keyword: 'combiningMarks',
+        message: 'must not contain more than 30 combining marks in a row',
+        params: { limit: 30 },
+      }
+    }
   }
   return undefined
 }

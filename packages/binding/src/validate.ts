@@ -1,5 +1,6 @@
 import type { TSchema } from 'typebox'
 import { Compile, type Validator } from 'typebox/compile'
+import { boundFormats } from './bounded-formats.js'
 import { isRecordSchema } from './decode-record.js'
 import { ValidationError, type ValidationIssue } from './errors.js'
 import { isObjectSchema } from './schema.js'
@@ -18,6 +19,7 @@ export function validatorOf(schema: TSchema): Validator | null {
   let validator = validators.get(schema)
   if (validator === undefined) {
     // maps are not structs: Fiber's validator does not run for them
+    boundFormats()
     validator = isObjectSchema(schema) && !isRecordSchema(schema) ? Compile(schema) : null
     validators.set(schema, validator)
   }

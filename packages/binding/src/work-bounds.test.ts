@@ -105,3 +105,21 @@ describe('work per body is linear in its size', () => {
     expect(res.json()).toMatchObject({ code: 'WEFT_BIND_ERROR', message: expect.stringContaining('nested') })
   })
 })
+
+describe('string formats', () => {
+  // combining marks whose classes alternate: NFC orders such a run by insertion, quadratic in its length
+  const marks = (n: number) => '\u0301\u0316'.repeat(n / 4)
+  const Signup = Type.Object({ email: Type.String({ format: 'idn-email' }) })
+
+  it('refuses a long idn-email value in linear time, and still accepts an IDN address', async () => {
+    const app = await makeApp((request) => bind(request).json(Signup))
+    const request = (n: number) => post('application/json', JSON.stringify({ email: `e${marks(n)}@example.com` }))
+    const res = await expectLinearWork(app, request, size)
+    expect(res.statusCode).toBe(400)
+    expect(res.json()).toMatchObject({ code: 'WEFT_VALIDATION_FAILED' })
+    const ok = await app.inject(post('application/json', JSON.stringify({ email: 'jose\u0301@exämple.com' })))
+    expect(ok.json()).toEqual({ email: 'jose\u0301@exämple.com' })
+    const long = await app.inject(post('application/json', JSON.stringify({ email: `${'a'.repeat(243)}@example.com` })))
+    expect(long.statusCode).toBe(400)
+  })
+})
