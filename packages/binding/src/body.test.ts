@@ -113,6 +113,19 @@ describe('bind().body() by Content-Type', () => {
     expect((await post('application/xml', '<user><age>1</user>')).body.code).toBe('WEFT_BIND_ERROR')
   })
 
+  it("answers malformed XML without repeating the client's body", async () => {
+    // the parser's message lists every tag left open, and quotes names of any length
+    const unclosed = await post('application/xml', `<user>${'<a>'.repeat(100_000)}`)
+    expect(unclosed.status).toBe(400)
+    expect(unclosed.body).toMatchObject({
+      code: 'WEFT_BIND_ERROR',
+      message: 'cannot bind body: the XML body ends with elements not closed',
+    })
+    const longName = await post('application/xml', `<user><${'n'.repeat(100_000)}></b></user>`)
+    expect(longName.status).toBe(400)
+    expect(longName.body.message.length).toBeLessThan(300)
+  })
+
   it('rejects a Content-Type it cannot decode with 415', async () => {
     const app = await makeApp(
       (request) => bind(request).body(User),

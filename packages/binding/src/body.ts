@@ -77,11 +77,25 @@ export function xmlBody(request: FastifyRequest, config: BindingConfig): unknown
   try {
     doc = parse(raw)
   } catch (err) {
-    throw new BindError(BindSource.Body, '', err as Error)
+    throw new BindError(BindSource.Body, '', xmlProblem(err as Error))
   }
   const roots = Object.keys(doc)
   if (roots.length !== 1) throw new BindError(BindSource.Body, '', 'the XML body must have one root element')
   return doc[roots[0] as string]
+}
+
+/** The longest part of the XML parser's message an answer repeats (tag names come from the client). */
+const longestXmlProblem = 200
+
+/**
+ * The XML parser's reason, as a client may read it: for unclosed tags it lists every tag still open
+ * (3 MB of answer to a 1 MB body), and it quotes tag and attribute names of any length.
+ */
+function xmlProblem(err: Error): string {
+  const message = String(err.message)
+  if (message.startsWith("Invalid '[")) return 'the XML body ends with elements not closed'
+  if (message.length <= longestXmlProblem) return message
+  return `${message.slice(0, longestXmlProblem)}…`
 }
 
 const setup = {
