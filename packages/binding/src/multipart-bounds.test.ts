@@ -227,6 +227,39 @@ describe('multipart parts without a field name', () => {
   })
 })
 
+describe('malformed multipart bodies through an app-registered @fastify/multipart', () => {
+  const Named = Type.Object({ name: Type.String({ form: 'the_name' }) })
+  const bodies = {
+    'no boundary': { headers: { 'content-type': 'multipart/form-data' }, payload: 'junk' },
+    'a body cut short': {
+      headers,
+      payload: `--${boundary}\r\nContent-Disposition: form-data; name="the_name"\r\n\r\nab`,
+    },
+  }
+
+  it.each(Object.entries(bodies))(
+    'answers %s with 400 WEFT_MULTIPART_MALFORMED, in both plugin orders',
+    async (_name, body) => {
+      const { default: fastifyMultipart } = await import('@fastify/multipart')
+      for (const multipartFirst of [true, false]) {
+        const app = Fastify()
+        if (multipartFirst) await app.register(fastifyMultipart)
+        await app.register(weftBinding)
+        if (!multipartFirst) await app.register(fastifyMultipart)
+        app.post('/bound', (request) => bind(request).form(Named))
+        app.post('/schema', { schema: { body: Named } }, (request) => request.body)
+        for (const url of ['/bound', '/schema']) {
+          const res = await app.inject({ method: 'POST', url, ...body })
+          expect(res.statusCode, url).toBe(400)
+          expect(res.json(), url).toMatchObject({ code: 'WEFT_MULTIPART_MALFORMED' })
+        }
+        const ok = multipart([{ name: 'the_name', value: 'ab' }])
+        expect((await app.inject({ method: 'POST', url: '/schema', ...ok })).json()).toEqual({ name: 'ab' })
+      }
+    },
+  )
+})
+
 describe('multipart bounds over a real socket', () => {
   let close: (() => Promise<unknown>) | undefined
   afterEach(async () => {

@@ -107,6 +107,17 @@ type Part =
   | { type: 'field'; fieldname: string; value: unknown; valueTruncated: boolean }
 type PartsRequest = { parts(options?: { limits: ResolvedLimits }): AsyncIterable<Part> }
 
+/**
+ * A failure while reading `@fastify/multipart`'s parts: its limits come as 413s with codes, but
+ * busboy's reading errors (no boundary, a body cut short) come as plain `Error`s, which Fastify
+ * would answer with a 500. They are the client's malformed body. A bug (a `TypeError`...) stays one.
+ */
+function asClientError(error: unknown): unknown {
+  const plain = error instanceof Error && error.constructor === Error
+  const coded = plain && ('statusCode' in error || 'code' in error)
+  return plain && !coded ? new MalformedMultipartError(error.message) : error
+}
+
 // The bytes of the parts read, against `bodyLimit` (part headers are not seen through this API,
 // so the count is of names, values and file contents: what would be held).
 async function readParts(
@@ -122,37 +133,41 @@ async function readParts(
     received += bytes
     if (received > bodyLimit) throw new BodyTooLargeError()
   }
-  for await (const part of request.parts(limits === undefined ? undefined : { limits })) {
-    if (!isFieldName(part.fieldname)) throw new MalformedMultipartError(noName)
-    count(Buffer.byteLength(part.fieldname))
-    if (part.type === 'file' && keep !== undefined && !keep(part.fieldname, true)) {
-      file[part.fieldname] ??= []
-      for await (const chunk of part.file) count(chunk.length)
-      continue
+  try {
+    for await (const part of request.parts(limits === undefined ? undefined : { limits })) {
+      if (!isFieldName(part.fieldname)) throw new MalformedMultipartError(noName)
+      count(Buffer.byteLength(part.fieldname))
+      if (part.type === 'file' && keep !== undefined && !keep(part.fieldname, true)) {
+        file[part.fieldname] ??= []
+        for await (const chunk of part.file) count(chunk.length)
+        continue
+      }
+      if (part.type === 'file') {
+        const buffer = await part.toBuffer()
+        count(buffer.length)
+        file[part.fieldname] ??= []
+        file[part.fieldname]?.push({
+          fieldname: part.fieldname,
+          filename: part.filename,
+          mimetype: part.mimetype,
+          encoding: part.encoding,
+          size: buffer.length,
+          headers: {
+            'content-disposition': `form-data; name="${part.fieldname}"; filename="${part.filename}"`,
+            'content-type': part.mimetype,
+          },
+          buffer,
+        })
+      } else {
+        if (part.valueTruncated) throw new FieldTooLargeError(part.fieldname)
+        const text = String(part.value)
+        count(Buffer.byteLength(text))
+        value[part.fieldname] ??= []
+        if (keep === undefined || keep(part.fieldname, false)) value[part.fieldname]?.push(text)
+      }
     }
-    if (part.type === 'file') {
-      const buffer = await part.toBuffer()
-      count(buffer.length)
-      file[part.fieldname] ??= []
-      file[part.fieldname]?.push({
-        fieldname: part.fieldname,
-        filename: part.filename,
-        mimetype: part.mimetype,
-        encoding: part.encoding,
-        size: buffer.length,
-        headers: {
-          'content-disposition': `form-data; name="${part.fieldname}"; filename="${part.filename}"`,
-          'content-type': part.mimetype,
-        },
-        buffer,
-      })
-    } else {
-      if (part.valueTruncated) throw new FieldTooLargeError(part.fieldname)
-      const text = String(part.value)
-      count(Buffer.byteLength(text))
-      value[part.fieldname] ??= []
-      if (keep === undefined || keep(part.fieldname, false)) value[part.fieldname]?.push(text)
-    }
+  } catch (error) {
+    throw asClientError(error)
   }
   return { value, file }
 }
