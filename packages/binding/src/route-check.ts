@@ -49,10 +49,13 @@ function checkParams(schema: TSchema, route: RouteOptions, where: (part: string)
   const properties = node(schema).properties ?? {}
   for (const prop of node(schema).required ?? []) {
     const child = properties[prop]
-    const wire = (child === undefined ? undefined : (tagOf(child, 'uri') ?? tagOf(child, 'params'))) ?? prop
+    const tag = child === undefined ? undefined : (tagOf(child, 'uri') ?? tagOf(child, 'params'))
+    const wire = tag ?? prop
     // any name the field may be read by counts: an alias tag of the app (`setAliasTag`) is one
-    // of its options, and may be set after the route is declared
-    if (names.includes(prop) || namesOf(child).some((name) => names.includes(name))) continue
+    // of its options, and may be set after the route is declared. The property's own name counts
+    // only for a field without a tag: `{ uri: 'user_id' }` is never read as `id`.
+    const readBy = tag === undefined ? [prop, ...namesOf(child)] : namesOf(child)
+    if (readBy.some((name) => names.includes(name))) continue
     const has = names.length === 0 ? 'has no parameters' : `has ${names.map((name) => `:${name}`).join(', ')}`
     throw new BindingSetupError(
       'WEFT_PARAM_NOT_IN_PATH',

@@ -349,6 +349,9 @@ describe('route schemas with Weft tags: setup mistakes', () => {
     ['a property the path lacks', '/shops/:shopId', Type.Object({ id: Type.String() })],
     ['a uri tag the path lacks', '/shops/:shopId', Type.Object({ shop: Type.String({ uri: 'shop_id' }) })],
     ['a path without parameters', '/shops', Type.Object({ shopId: Type.String({ uri: 'shopId' }) })],
+    // the property's name is a parameter of the path, but the tag says to read another
+    ['a uri tag naming another parameter', '/users/:id', Type.Object({ id: Type.Integer({ uri: 'user_id' }) })],
+    ['a params tag naming another parameter', '/users/:id', Type.Object({ id: Type.Integer({ params: 'user_id' }) })],
   ])('a required params field the path has no parameter for fails the boot (%s)', async (_name, url, params) => {
     const fastify = await app()
     // as the route is declared, as Fastify's own route checks do
