@@ -92,6 +92,20 @@ describe('work per body is linear in its size', () => {
     })
   })
 
+  it('gives a deep JSON body the same 400 when json() reads it under another Content-Type', async () => {
+    const app = await makeApp((request) => bind(request).json(Target))
+    const payload = `{"n":${'['.repeat(size / 2)}${']'.repeat(size / 2)}}`
+    for (const contentType of ['text/plain', undefined]) {
+      const headers: Record<string, string> = contentType === undefined ? {} : { 'content-type': contentType }
+      const res = await app.inject({ method: 'POST', url: '/', headers, payload })
+      expect(res.statusCode, contentType).toBe(400)
+      expect(res.json(), contentType).toMatchObject({
+        code: 'WEFT_BODY_TOO_DEEP',
+        message: 'the JSON body is nested more than 256 levels deep',
+      })
+    }
+  })
+
   it('parses a JSON body under 16 KiB whatever its nesting', async () => {
     const app = await bodyApp()
     const res = await app.inject(post('application/json', `{"n":${'['.repeat(4000)}${']'.repeat(4000)}}`))
