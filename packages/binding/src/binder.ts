@@ -20,6 +20,7 @@ import {
   type Step,
   type Target,
 } from './read.js'
+import { readTag, withWireNames } from './wire-names.js'
 
 export type { BindOptions } from './read.js'
 
@@ -82,12 +83,12 @@ export class Binder {
   all<T extends TSchema>(schema: T, options?: Pick<BindOptions, 'files'>): Promise<Static<T>> {
     const files = options?.files !== false
     const origins = noOrigins()
-    return this.#run(schema, 'all', (target) => bindAll(target, schema, files, origins), undefined, origins)
+    return this.#run(schema, 'all', (target) => bindAll(target, schema, files, origins), undefined, undefined, origins)
   }
 
   /** The body, decoded by its Content-Type (custom binders first). */
   body<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
-    return this.#run(schema, BindSource.Body, readBody, options)
+    return this.#run(schema, BindSource.Body, readBody, options, 'body')
   }
 
   /**
@@ -95,52 +96,52 @@ export class Binder {
    * the bytes of other types are decoded as JSON unless `options.requireContentType`.
    */
   json<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
-    return this.#run(schema, BindSource.Body, readJson, options)
+    return this.#run(schema, BindSource.Body, readJson, options, 'json')
   }
 
   /** An XML body (`xml` tags). */
   xml<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
-    return this.#run(schema, BindSource.Body, readXml, options)
+    return this.#run(schema, BindSource.Body, readXml, options, 'xml')
   }
 
   /** A MessagePack body (`msgpack` tags); needs `msgpackBodies` from `@weft/binding/msgpack`. */
   msgPack<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
-    return this.#run(schema, BindSource.Body, readMsgPack, options)
+    return this.#run(schema, BindSource.Body, readMsgPack, options, 'msgpack')
   }
 
   /** A CBOR body (`cbor` tags); needs `cborBodies` from `@weft/binding/cbor`. */
   cbor<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
-    return this.#run(schema, BindSource.Body, readCbor, options)
+    return this.#run(schema, BindSource.Body, readCbor, options, 'cbor')
   }
 
   /** An urlencoded or multipart form (`form` tags; `FileField()` fields receive files). */
   form<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
-    return this.#run(schema, BindSource.Body, readForm, options)
+    return this.#run(schema, BindSource.Body, readForm, options, 'form')
   }
 
   /** The query string (`query` tags). */
   query<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
-    return this.#run(schema, BindSource.Query, readQuery, options)
+    return this.#run(schema, BindSource.Query, readQuery, options, 'query')
   }
 
   /** Path parameters (`uri` tags). */
   uri<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
-    return this.#run(schema, BindSource.URI, readUri, options)
+    return this.#run(schema, BindSource.URI, readUri, options, 'uri')
   }
 
   /** Request headers (`header` tags; names match case-insensitively). */
   header<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
-    return this.#run(schema, BindSource.Header, readHeader, options)
+    return this.#run(schema, BindSource.Header, readHeader, options, 'header')
   }
 
   /** Cookies (`cookie` tags). */
   cookie<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
-    return this.#run(schema, BindSource.Cookie, readCookie, options)
+    return this.#run(schema, BindSource.Cookie, readCookie, options, 'cookie')
   }
 
   /** Headers already set on the reply (`respHeader` tags); needs `bind(request, reply)`. */
   respHeader<T extends TSchema>(schema: T, options?: BindOptions): Promise<Static<T>> {
-    return this.#run(schema, BindSource.RespHeader, readRespHeader, options)
+    return this.#run(schema, BindSource.RespHeader, readRespHeader, options, 'respHeader')
   }
 
   /** The body parsed by the custom binder registered under `name`. */
@@ -152,7 +153,7 @@ export class Binder {
       }
       return readCustom(target, binder.parse.bind(binder), schema)
     }
-    return this.#run(schema, BindSource.Body, read, undefined)
+    return this.#run(schema, BindSource.Body, read, undefined, undefined)
   }
 
   // Not async: a source that decodes synchronously (query, uri, header, cookie, parsed bodies)
@@ -162,6 +163,7 @@ export class Binder {
     source: string,
     read: Reader,
     options: BindOptions | undefined,
+    tag: string | undefined,
     origins?: Origins,
   ): Promise<Static<T>> {
     try {
@@ -169,10 +171,12 @@ export class Binder {
       const checked = isThenable(out)
         ? out.then((value) => this.#checked(value, schema, source, origins))
         : this.#checked(out, schema, source, origins)
-      if (isThenable(checked)) return checked.then(undefined, (err) => this.#rethrow(err)) as Promise<Static<T>>
+      if (isThenable(checked)) {
+        return checked.then(undefined, (err) => this.#rethrow(err, schema, tag, options)) as Promise<Static<T>>
+      }
       return Promise.resolve(checked as Static<T>)
     } catch (err) {
-      return Promise.reject(this.#failure(err))
+      return Promise.reject(this.#failure(err, schema, tag, options))
     }
   }
 
@@ -183,12 +187,14 @@ export class Binder {
     return checkBound(this.config, out, schema, source, origins === undefined ? undefined : subjectIn(origins))
   }
 
-  #failure(err: unknown): unknown {
+  /** What a call rejects with: validation paths under the client's names, or auto-handling's 400. */
+  #failure(err: unknown, schema: TSchema, tag: string | undefined, options: BindOptions | undefined): unknown {
+    if (tag !== undefined) err = withWireNames(err, schema, readTag(tag, this.config, this.request, options?.tag))
     return this.#auto && err instanceof BindError ? new BadRequestError() : err
   }
 
-  #rethrow(err: unknown): never {
-    throw this.#failure(err)
+  #rethrow(err: unknown, schema: TSchema, tag: string | undefined, options: BindOptions | undefined): never {
+    throw this.#failure(err, schema, tag, options)
   }
 }
 

@@ -10,6 +10,7 @@ import { planFor } from './plan.js'
 import { readBody, readHeader, readQuery, readUri, type Step, type Target } from './read.js'
 import { validatorOf } from './validate.js'
 import { secondaryTagOf } from './weft-keywords.js'
+import { readTag, withWireNames } from './wire-names.js'
 
 /** The parts of a request a route schema describes, as Fastify names them. */
 export type RoutePart = 'body' | 'querystring' | 'params' | 'headers'
@@ -75,19 +76,35 @@ export function weftPartValidator(
           markBound(request, part)
           return { value: checked }
         }
-        return settle(checked, request, part, property)
+        return settle(checked, request, part, property, (error) =>
+          wireNamedError(error, schema, part, config, request, step),
+        )
       }
       return settle(
         out.then((value) => checkBound(config, value, schema, source)),
         request,
         part,
         property,
+        (error) => wireNamedError(error, schema, part, config, request, step),
       )
     } catch (error) {
-      return { error }
+      return { error: wireNamedError(error, schema, part, config, request, step) }
     }
   }
   return Object.assign(validate, { schemaEnv })
+}
+
+/** A failure with its validation paths under the names the client sent (see wire-names.ts). */
+function wireNamedError(
+  error: unknown,
+  schema: TSchema,
+  part: RoutePart,
+  config: BindingConfig,
+  request: FastifyRequest,
+  step: Step,
+): unknown {
+  const base = part === 'body' ? 'body' : planTags[part]
+  return withWireNames(error, schema, readTag(base, config, request, step.options?.tag))
 }
 
 /**
@@ -99,8 +116,14 @@ async function settle(
   request: FastifyRequest,
   part: RoutePart,
   property: string,
+  wireNamed: (error: unknown) => unknown,
 ): Promise<boolean> {
-  const value = await result
+  let value: unknown
+  try {
+    value = await result
+  } catch (error) {
+    throw wireNamed(error)
+  }
   ;(request as unknown as Record<string, unknown>)[property] = value
   markBound(request, part)
   return true

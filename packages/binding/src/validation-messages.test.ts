@@ -189,3 +189,81 @@ describe('validation messages of all()', () => {
     expect(res.body.message).toBe('id is required, title is required')
   })
 })
+
+describe('validation messages name what the client sent', () => {
+  const Search = Type.Object({
+    pageSize: Type.Integer({ query: 'page_size', maximum: 50 }),
+    price: Type.Optional(Type.Object({ min: Type.Number({ query: 'lo', minimum: 0 }) }, { query: 'p' })),
+  })
+  const Tenant = Type.Object({ tenant: Type.String({ header: 'X-Tenant-Id' }) })
+  const Profile = Type.Object({
+    displayName: Type.String({ json: 'display_name', form: 'the_name', minLength: 1 }),
+    tags: Type.Optional(Type.Array(Type.Object({ label: Type.String({ json: 'text', maxLength: 3 }) }))),
+  })
+
+  async function routes() {
+    return makeApp(
+      async (request) => request.body,
+      {},
+      (app) => {
+        app.get('/bound', (request) => bind(request).query(Search))
+        app.get('/issues', (request) =>
+          bind(request)
+            .query(Search)
+            .catch((error) => error.validation),
+        )
+        app.get('/tenant-issues', (request) =>
+          bind(request)
+            .header(Tenant)
+            .catch((error) => error.validation),
+        )
+        app.get('/schema', { schema: { querystring: Search } }, (request) => request.query)
+        app.get('/tenant', (request) => bind(request).header(Tenant))
+        app.get('/tenant-schema', { schema: { headers: Tenant } }, () => 'ok')
+        app.post('/profile', (request) => bind(request).body(Profile))
+        app.post('/profile-schema', { schema: { body: Profile } }, (request) => request.body)
+      },
+    )
+  }
+
+  it('in the query: wire names, nested ones too, in the message and in validation', async () => {
+    const app = await routes()
+    for (const url of ['/bound', '/schema']) {
+      const res = await app.inject(`${url}?page_size=100&p[lo]=-1`)
+      expect(res.statusCode, url).toBe(400)
+      expect(res.json(), url).toMatchObject({
+        code: 'WEFT_VALIDATION_FAILED',
+        message: 'query/page_size must be at most 50, query/p/lo must be at least 0',
+      })
+    }
+    const issues = await app.inject('/issues?page_size=100&p[lo]=-1')
+    expect(issues.json()).toMatchObject([{ instancePath: '/page_size' }, { instancePath: '/p/lo' }])
+  })
+
+  it('in headers: a missing one under its header name', async () => {
+    const app = await routes()
+    for (const url of ['/tenant', '/tenant-schema']) {
+      const res = await app.inject(url)
+      expect(res.json(), url).toMatchObject({ message: 'header/X-Tenant-Id is required' })
+    }
+    const issues = await app.inject('/tenant-issues')
+    expect(issues.json()).toMatchObject([{ params: { requiredProperties: ['X-Tenant-Id'] } }])
+  })
+
+  it("in a body: the names of the body's format, through arrays", async () => {
+    const app = await routes()
+    for (const url of ['/profile', '/profile-schema']) {
+      const json = await app.inject({ method: 'POST', url, payload: { display_name: '', tags: [{ text: 'long' }] } })
+      expect(json.json().message, url).toBe(
+        'body/display_name must not be empty, body/tags/0/text must be at most 3 characters long',
+      )
+      const form = await app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'the_name=',
+      })
+      expect(form.json().message, url).toBe('body/the_name must not be empty')
+    }
+  })
+})
