@@ -360,6 +360,28 @@ describe('route schemas with Weft tags: setup mistakes', () => {
     )
   })
 
+  it('a tagged schema that refers to a shared one, or a reference to a tagged shared one, fails the boot', async () => {
+    const Addr = Type.Object({ streetName: Type.String({ json: 'street_name' }) }, { $id: 'Addr' })
+    const cases = [
+      ['a Type.Ref inside a tagged body', Type.Object({ addr: Type.Ref('Addr', { json: 'the_addr' }) })],
+      ['a whole body that is a reference', Type.Ref('Addr')],
+    ] as const
+    for (const [name, body] of cases) {
+      const fastify = await app()
+      fastify.addSchema(Addr)
+      expect(() => fastify.post('/addr', { schema: { body } }, (request) => request.body), name).toThrow(
+        /POST \/addr schema\.body: a schema written with Weft's tags cannot refer to a shared schema/,
+      )
+    }
+    // a shared schema without tags stays with Ajv, which resolves it
+    const fastify = await app()
+    fastify.addSchema(Type.Object({ street: Type.String() }, { $id: 'Plain' }))
+    fastify.post('/plain', { schema: { body: Type.Ref('Plain') } }, (request) => request.body)
+    expect((await fastify.inject({ method: 'POST', url: '/plain', payload: { street: 'x' } })).json()).toEqual({
+      street: 'x',
+    })
+  })
+
   it('accepts params the path has: tags, several in a segment, regular expressions, wildcards, a prefix', async () => {
     const fastify = await app()
     fastify.get(

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifySchema, FastifySchemaCompiler, FastifyServ
 import type { TSchema } from 'typebox'
 import { type BindingConfig, configOf } from './config.js'
 import { documentRoutesWhenReady } from './documented-routes.js'
+import { BindingSetupError } from './errors.js'
 import { type RoutePart, weftPartValidator } from './route-validator.js'
 import { isObjectSchema } from './schema.js'
 import { hasWeftKeywords } from './weft-keywords.js'
@@ -32,6 +33,7 @@ export function installRouteSchemas(
     const schema = route.schema as Record<string, unknown> | undefined
     if (schema === undefined || schema === null || route.validatorCompiler !== undefined) return
     const aliasTag = configOfInstance(this).aliasTag
+    checkRefs(this, route, schema, aliasTag)
     const weft = (part: unknown) => hasWeftKeywords(part, aliasTag) || (mode === 'all' && isPlainObjectSchema(part))
     if (!parts.some((part) => weft(schema[part]))) return
     route.validatorCompiler = routeCompiler(this, ajv, weft)
@@ -45,6 +47,33 @@ export function installRouteSchemas(
  * codes; schemas with a `$ref` stay with Ajv, which resolves them.
  */
 export type RouteSchemasMode = 'tagged' | 'all'
+
+/**
+ * A part written with Weft's tags that refers to a shared schema (`Type.Ref`), or a part that is a
+ * reference to a shared schema written with Weft's tags: binding reads fields from the schema it
+ * is given and does not resolve references, so the first would refuse every request and the second
+ * stop Ajv with "unknown keyword". Either fails as the route is declared, saying what to do.
+ */
+function checkRefs(
+  instance: FastifyInstance,
+  route: RouteOptions,
+  schema: Record<string, unknown>,
+  aliasTag: string | undefined,
+): void {
+  for (const part of parts) {
+    const value = schema[part]
+    if (typeof value !== 'object' || value === null) continue
+    const ref = (value as { $ref?: unknown }).$ref
+    const shared = typeof ref === 'string' ? instance.getSchema(ref.replace(/#$/, '')) : undefined
+    const tagged = hasWeftKeywords(value, aliasTag)
+    if (!(tagged && JSON.stringify(value).includes('"$ref"')) && !hasWeftKeywords(shared, aliasTag)) continue
+    const method = Array.isArray(route.method) ? route.method.join(',') : route.method
+    throw new BindingSetupError(
+      'WEFT_SCHEMA_REF',
+      `${method} ${route.url} schema.${part}: a schema written with Weft's tags cannot refer to a shared schema ($ref, Type.Ref) and cannot be one: binding reads the fields of the schema it is given. Use the schema itself (the TypeBox value) where the reference is`,
+    )
+  }
+}
 
 /** An object schema Weft can bind on its own (no `$ref` to resolve). */
 function isPlainObjectSchema(schema: unknown): boolean {
