@@ -40,6 +40,23 @@ async function documentOf(register: (app: ReturnType<typeof Fastify>) => void) {
   return app.swagger() as unknown as { paths: Record<string, Record<string, Record<string, unknown>>> }
 }
 
+describe('a body with files', () => {
+  it('is documented as a multipart form, unless the route says what it consumes', async () => {
+    const doc = await documentOf((app) => {
+      app.post('/upload', { schema: { body: Upload } }, () => 'ok')
+      app.post('/upload-any', { schema: { body: Upload, consumes: ['application/octet-stream'] } }, () => 'ok')
+      app.post('/json', { schema: { body: Type.Object({ name: Type.String({ json: 'full_name' }) }) } }, () => 'ok')
+    })
+    const content = (path: string) => {
+      const body = doc.paths[path]?.post?.requestBody as { content: object } | undefined
+      return Object.keys(body?.content ?? {})
+    }
+    expect(content('/upload')).toEqual(['multipart/form-data'])
+    expect(content('/upload-any')).toEqual(['application/octet-stream'])
+    expect(content('/json')).toEqual(['application/json'])
+  })
+})
+
 /** Every key of a JSON value, at any depth. */
 function keysOf(value: unknown, into = new Set<string>()): Set<string> {
   if (Array.isArray(value)) for (const item of value) keysOf(item, into)

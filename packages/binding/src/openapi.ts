@@ -140,6 +140,11 @@ export function documentedRouteSchema(schema: FastifySchema): FastifySchema {
   for (const part of ['querystring', 'params', 'headers', 'body'] as const) {
     if (route[part] !== undefined) out[part] = documentedSchema(route[part], part)
   }
+  // a tagged body with files is a multipart form; @fastify/swagger documents a body as JSON
+  // unless the route says which types it consumes
+  if (route.consumes === undefined && isSchema(route.body) && hasWeftKeywords(route.body)) {
+    if (hasFileField(route.body as TSchema)) out.consumes = ['multipart/form-data']
+  }
   if (route.query !== undefined) out.query = documentedSchema(route.query, 'querystring')
   if (isSchema(route.response)) {
     const responses: Node = {}
