@@ -25,8 +25,12 @@ export interface PaginationConfig<S extends string = string> {
   maxLimit?: number
   /** Query key of the sort list (`sort=-price,name`). Default `'sort'`. */
   sortKey?: string
-  /** Sort field used when the request sorts by nothing allowed. Default `'id'`. */
-  defaultSort?: S
+  /**
+   * Sort field used when the request sorts by nothing allowed. Default `'id'`. With `allowedSorts`
+   * given as literals it must be one of them (a name that is not is a type error; at run time the
+   * first allowed field is used instead).
+   */
+  defaultSort?: NoInfer<S>
   /**
    * Sort fields a request may use (exact match). When missing or empty the request's sort is
    * ignored and `defaultSort` is used; when `defaultSort` is not listed, the first entry is.

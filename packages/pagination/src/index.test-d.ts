@@ -9,6 +9,7 @@ import {
   type PageInfo,
   type PageInfoJSON,
   type PaginationConfig,
+  type PaginationHook,
   paginate,
   type SortField,
   weftPagination,
@@ -88,5 +89,19 @@ describe('types', () => {
     expectTypeOf(query.finish([{ id: 1, price: 2 }])).toEqualTypeOf<{ id: number; price: number }[]>()
     // @ts-expect-error unique must be one of the mapped fields
     paginateQuery(page, { columns: { id: items.id }, unique: 'uuid' })
+  })
+
+  it('paginateQuery wants a column for every sort a typed page may have', () => {
+    const page = {} as PageInfo<'id' | 'price' | 'name'>
+    paginateQuery(page, { columns: { id: items.id, price: items.price, name: items.price }, unique: 'id' })
+    // @ts-expect-error 'name' may be sorted by, and has no column
+    paginateQuery(page, { columns: { id: items.id, price: items.price }, unique: 'id' })
+  })
+
+  it('paginate() takes only an allowed sort as defaultSort', () => {
+    paginate({ allowedSorts: ['id', 'price'], defaultSort: 'price' })
+    // @ts-expect-error 'nmae' is not an allowed sort
+    paginate({ allowedSorts: ['id', 'price'], defaultSort: 'nmae' })
+    expectTypeOf(paginate({ defaultSort: 'name' })).toEqualTypeOf<PaginationHook<string>>()
   })
 })

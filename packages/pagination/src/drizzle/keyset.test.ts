@@ -137,7 +137,8 @@ describe('paginateQuery SQL', () => {
   })
 
   it('throws for a sort field that has no column', () => {
-    const page = new PageInfo({ sort: [{ field: 'secret', order: 'asc' }] })
+    // an untyped page (as JavaScript, or a PageInfo<string>, passes it): checked at run time
+    const page = new PageInfo<string>({ sort: [{ field: 'secret', order: 'asc' }] })
     expect(() => paginateQuery(page, { columns, unique: 'id' })).toThrow(/"secret" has no column/)
   })
 })

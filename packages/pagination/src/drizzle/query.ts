@@ -140,9 +140,10 @@ function withoutCursorKey<Row extends object>(rows: readonly Row[]): Omit<Row, t
  * return { data: q.finish(rows), ...page.toJSON() }
  * ```
  */
-export function paginateQuery<Field extends string>(
-  page: PageInfo,
-  options: PaginateQueryOptions<Field>,
+export function paginateQuery<Field extends string, Sorted extends string = Field>(
+  page: PageInfo<Sorted>,
+  // a page typed by `paginate({ allowedSorts })` needs a column for each field it may sort by
+  options: PaginateQueryOptions<Field> & { columns: Record<NoInfer<Sorted>, SortColumn> },
 ): PaginatedQuery {
   const parts = resolveParts(page, options)
   const nulls = options.nulls ?? 'last'
