@@ -1,5 +1,6 @@
 import type { TSchema } from 'typebox'
 import { Compile, type Validator } from 'typebox/compile'
+import { boundedErrors } from './bounded-errors.js'
 import { boundFormats } from './bounded-formats.js'
 import { isRecordSchema } from './decode-record.js'
 import { ValidationError, type ValidationIssue } from './errors.js'
@@ -36,7 +37,7 @@ export function validatorOf(schema: TSchema): Validator | null {
 export function assertValid(value: unknown, schema: TSchema, source: string, subject?: (path: string) => string): void {
   const validator = validatorOf(schema)
   if (validator === null || validator.Check(value)) return
-  const validation: ValidationIssue[] = validator.Errors(value).map((e) => ({
+  const validation: ValidationIssue[] = boundedErrors(validator, schema, value).map((e) => ({
     instancePath: e.instancePath,
     keyword: e.keyword,
     message: e.message,

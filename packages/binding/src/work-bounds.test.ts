@@ -137,3 +137,47 @@ describe('string formats', () => {
     expect(long.statusCode).toBe(400)
   })
 })
+
+describe('validation errors of long arrays', () => {
+  const Choices = Type.Object({
+    u: Type.Array(Type.Union([Type.Literal('x'), Type.Literal('y'), Type.Integer()])),
+    rows: Type.Optional(Type.Array(Type.Object({ v: Type.Array(Type.Integer({ maximum: 9 })) }))),
+  })
+
+  it('cost about what accepting the body costs, however many items fail a union', async () => {
+    const app = await makeApp((request) => bind(request).json(Choices))
+    const body = (item: string) => post('application/json', `{"u":[${Array(100_000).fill(item).join(',')}]}`)
+    const cpu = async (item: string) => {
+      const start = process.cpuUsage()
+      const res = await app.inject(body(item))
+      const { user, system } = process.cpuUsage(start)
+      return { ms: (user + system) / 1000, res }
+    }
+    const valid: number[] = []
+    const refused: number[] = []
+    for (let round = 0; round < 3; round++) {
+      valid.push((await cpu('1')).ms)
+      const { ms, res } = await cpu('true')
+      refused.push(ms)
+      expect(res.statusCode).toBe(400)
+      // the first items that fail, under their own indexes
+      expect(res.json().message).toMatch(/^body\/u\/0 must be "x", "y" or an integer, body\/u\/1 must be/)
+    }
+    // listing every failed item's alternatives cost 4 to 13 times as much (1.4 s and 390 MB for 1 MB of CBOR)
+    expect(Math.min(...refused)).toBeLessThan(2.5 * Math.min(...valid))
+  })
+
+  it('name the failing items by their index in the body, nested arrays too', async () => {
+    const app = await makeApp((request) => bind(request).json(Choices))
+    const u: unknown[] = Array(100).fill('x')
+    u[70] = true
+    const rows = Array.from({ length: 100 }, () => ({ v: Array(100).fill(1) }))
+    ;(rows[80] as { v: number[] }).v[75] = 10
+    ;(rows[90] as { v: number[] }).v[99] = 11
+    const res = await app.inject(post('application/json', JSON.stringify({ u, rows })))
+    expect(res.statusCode).toBe(400)
+    expect(res.json().message).toBe(
+      'body/u/70 must be "x", "y" or an integer, body/rows/80/v/75 must be at most 9, body/rows/90/v/99 must be at most 9',
+    )
+  })
+})
