@@ -31,9 +31,10 @@ export function installRouteSchemas(
   const document = documentRoutesWhenReady(fastify)
   fastify.addHook('onRoute', function weftRouteSchemas(this: FastifyInstance, route: RouteOptions) {
     const schema = route.schema as Record<string, unknown> | undefined
-    if (schema === undefined || schema === null || route.validatorCompiler !== undefined) return
     const aliasTag = configOfInstance(this).aliasTag
-    checkRefs(this, route, schema, aliasTag)
+    checkSharedSchemas(this, aliasTag)
+    if (schema === undefined || schema === null || route.validatorCompiler !== undefined) return
+    checkRefs(route, schema, aliasTag)
     const weft = (part: unknown) => hasWeftKeywords(part, aliasTag) || (mode === 'all' && isPlainObjectSchema(part))
     if (!parts.some((part) => weft(schema[part]))) return
     route.validatorCompiler = routeCompiler(this, ajv, weft)
@@ -49,28 +50,34 @@ export function installRouteSchemas(
 export type RouteSchemasMode = 'tagged' | 'all'
 
 /**
- * A part written with Weft's tags that refers to a shared schema (`Type.Ref`), or a part that is a
- * reference to a shared schema written with Weft's tags: binding reads fields from the schema it
- * is given and does not resolve references, so the first would refuse every request and the second
- * stop Ajv with "unknown keyword". Either fails as the route is declared, saying what to do.
+ * A shared schema (`addSchema`) written with Weft's tags: no route can refer to it (see below), and
+ * `@fastify/swagger` copies shared schemas into the document's components as they are, with Weft's
+ * keywords and property names, which is not valid OpenAPI. Checked as each route is declared.
  */
-function checkRefs(
-  instance: FastifyInstance,
-  route: RouteOptions,
-  schema: Record<string, unknown>,
-  aliasTag: string | undefined,
-): void {
+function checkSharedSchemas(instance: FastifyInstance, aliasTag: string | undefined): void {
+  for (const [id, shared] of Object.entries(instance.getSchemas())) {
+    if (!hasWeftKeywords(shared, aliasTag)) continue
+    throw new BindingSetupError(
+      'WEFT_SCHEMA_REF',
+      `the shared schema "${id}" (addSchema) is written with Weft's tags: routes cannot refer to it, and @fastify/swagger would document it with Weft's keywords. Use the TypeBox value in the routes' schemas instead of adding it`,
+    )
+  }
+}
+
+/**
+ * A part written with Weft's tags that refers to a shared schema (`Type.Ref`): binding reads fields
+ * from the schema it is given and does not resolve references, so the route would refuse every
+ * request. It fails as the route is declared, saying what to do.
+ */
+function checkRefs(route: RouteOptions, schema: Record<string, unknown>, aliasTag: string | undefined): void {
   for (const part of parts) {
     const value = schema[part]
-    if (typeof value !== 'object' || value === null) continue
-    const ref = (value as { $ref?: unknown }).$ref
-    const shared = typeof ref === 'string' ? instance.getSchema(ref.replace(/#$/, '')) : undefined
-    const tagged = hasWeftKeywords(value, aliasTag)
-    if (!(tagged && JSON.stringify(value).includes('"$ref"')) && !hasWeftKeywords(shared, aliasTag)) continue
+    if (typeof value !== 'object' || value === null || !hasWeftKeywords(value, aliasTag)) continue
+    if (!JSON.stringify(value).includes('"$ref"')) continue
     const method = Array.isArray(route.method) ? route.method.join(',') : route.method
     throw new BindingSetupError(
       'WEFT_SCHEMA_REF',
-      `${method} ${route.url} schema.${part}: a schema written with Weft's tags cannot refer to a shared schema ($ref, Type.Ref) and cannot be one: binding reads the fields of the schema it is given. Use the schema itself (the TypeBox value) where the reference is`,
+      `${method} ${route.url} schema.${part}: a schema written with Weft's tags cannot refer to a shared schema ($ref, Type.Ref): binding reads the fields of the schema it is given. Use the schema itself (the TypeBox value) where the reference is`,
     )
   }
 }
