@@ -51,7 +51,9 @@ export function boundedErrors(validator: Validator, schema: TSchema, value: unkn
 
 function cutValue(schema: TSchema, value: unknown, path: string, cuts: Cut[]): unknown {
   const n = node(schema)
-  if (Array.isArray(value) && n.type === 'array' && typeof n.items === 'object' && n.items !== null) {
+  // one schema for every item (not a draft-4 tuple's list of schemas, nor `true`/`false`)
+  const oneItemSchema = typeof n.items === 'object' && n.items !== null && !Array.isArray(n.items)
+  if (Array.isArray(value) && n.type === 'array' && oneItemSchema) {
     const items = n.items as TSchema
     const record = n as Record<string, unknown>
     if (value.length <= shortArray || wholeArrayKeywords.some((keyword) => record[keyword] !== undefined)) {

@@ -167,6 +167,18 @@ describe('validation errors of long arrays', () => {
     expect(Math.min(...refused)).toBeLessThan(2.5 * Math.min(...valid))
   })
 
+  it('leave arrays with whole-array rules or item lists to TypeBox, which names them as before', async () => {
+    const Lists = Type.Object({
+      capped: Type.Optional(Type.Array(Type.Integer(), { maxItems: 100 })),
+      pair: Type.Optional(Type.Unsafe<unknown[]>({ type: 'array', items: [{ type: 'integer' }, { type: 'string' }] })),
+    })
+    const app = await makeApp((request) => bind(request).json(Lists))
+    const capped = await app.inject(post('application/json', JSON.stringify({ capped: Array(101).fill(1) })))
+    expect(capped.json().message).toBe('body/capped must have at most 100 items')
+    const pair = await app.inject(post('application/json', JSON.stringify({ pair: Array(100).fill('x') })))
+    expect(pair.statusCode).toBe(400)
+  })
+
   it('name the failing items by their index in the body, nested arrays too', async () => {
     const app = await makeApp((request) => bind(request).json(Choices))
     const u: unknown[] = Array(100).fill('x')
