@@ -2,7 +2,7 @@ import type { TSchema } from 'typebox'
 import { bindingSources, type SourceName } from './binding-source.js'
 import { bodyBytes } from './body-bytes.js'
 import { hasBody } from './content-type.js'
-import { BindingSetupError } from './errors.js'
+import { BindingSetupError, unescapePointer } from './errors.js'
 import { defaultOf, planFor } from './plan.js'
 import { readBody, readCookie, readHeader, readQuery, readUri, type Step, type Target } from './read.js'
 import { setProp } from './schema.js'
@@ -24,7 +24,7 @@ export function subjectIn(origins: Origins): (path: string) => string {
   return (path) => {
     if (path === '') return 'request'
     const end = path.indexOf('/', 1)
-    const top = (end === -1 ? path.slice(1) : path.slice(1, end)).replaceAll('~1', '/').replaceAll('~0', '~')
+    const top = unescapePointer(end === -1 ? path.slice(1) : path.slice(1, end))
     const source = origins[top]
     return source === undefined ? path.slice(1) : `${source}${path}`
   }

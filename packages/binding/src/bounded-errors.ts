@@ -1,5 +1,6 @@
 import type { TSchema } from 'typebox'
 import { Compile, type Validator } from 'typebox/compile'
+import { escapePointer } from './errors.js'
 import { isObjectSchema, node } from './schema.js'
 
 /** What an answer lists at most (TypeBox keeps 8 issues too). */
@@ -77,7 +78,7 @@ function cutValue(schema: TSchema, value: unknown, path: string, cuts: Cut[]): u
     for (const [prop, child] of Object.entries(properties)) {
       if (!Object.hasOwn(value, prop)) continue
       const inner = (value as Record<string, unknown>)[prop]
-      const cutInner = cutValue(child, inner, `${path}/${prop.replaceAll('~', '~0').replaceAll('/', '~1')}`, cuts)
+      const cutInner = cutValue(child, inner, `${path}/${escapePointer(prop)}`, cuts)
       if (cutInner !== inner) {
         out ??= { ...(value as Record<string, unknown>) }
         out[prop] = cutInner

@@ -218,3 +218,11 @@ export function applyParserConfig(config: BindingConfig, parserConfig: ParserCon
   }
   config.plans = new WeakMap()
 }
+
+/** The custom binder registered for `mediaType` (lower case, no parameters), if any. */
+export function customBinderFor(config: BindingConfig, mediaType: string): CustomBinder | undefined {
+  for (const binder of config.customBinders.values()) {
+    if (binder.mimeTypes.some((type) => type.toLowerCase() === mediaType)) return binder
+  }
+  return undefined
+}

@@ -72,6 +72,11 @@ export function escapePointer(name: string): string {
   return name.replaceAll('~', '~0').replaceAll('/', '~1')
 }
 
+/** The property name a JSON Pointer segment stands for. */
+export function unescapePointer(segment: string): string {
+  return segment.replaceAll('~1', '/').replaceAll('~0', '~')
+}
+
 /**
  * The bound value broke a schema constraint (thrown by the {@link StructValidator}).
  * Never a {@link BindError}.

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { TSchema } from 'typebox'
 import { binaryBody, jsonBody, urlencodedBody, xmlBody } from './body.js'
-import type { BindingConfig } from './config.js'
+import { type BindingConfig, customBinderFor } from './config.js'
 import { bodyTypes, expectedTypes, formatOf, mediaTypeOf } from './content-type.js'
 import { decodeMap, fillsField } from './decode-map.js'
 import { decodeRecord, isRecordSchema, normalizeBrackets, recordPlanFor } from './decode-record.js'
@@ -77,11 +77,8 @@ export function readRespHeader(target: Target, schema: TSchema, step: Step): Rec
  */
 export function readBody(target: Target, schema: TSchema, step: Step): unknown {
   const mediaType = mediaTypeOf(target.request)
-  for (const binder of target.config.customBinders.values()) {
-    if (binder.mimeTypes.some((type) => type.toLowerCase() === mediaType)) {
-      return readCustom(target, binder.parse.bind(binder), schema)
-    }
-  }
+  const binder = customBinderFor(target.config, mediaType)
+  if (binder !== undefined) return readCustom(target, binder.parse.bind(binder), schema)
   const format = formatOf(mediaType)
   switch (format) {
     case 'xml':
@@ -144,11 +141,7 @@ export function readJson(target: Target, schema: TSchema, step: Step): unknown {
 }
 
 function isOtherFormat(target: Target, mediaType: string, format: string | undefined): boolean {
-  if (format !== undefined) return true
-  for (const binder of target.config.customBinders.values()) {
-    if (binder.mimeTypes.some((type) => type.toLowerCase() === mediaType)) return true
-  }
-  return false
+  return format !== undefined || customBinderFor(target.config, mediaType) !== undefined
 }
 
 /** File field names follow the bracket rule of every form key (Fiber checks them too). */

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify'
 import type { TSchema } from 'typebox'
-import type { BindingConfig } from './config.js'
+import { type BindingConfig, customBinderFor } from './config.js'
 import { formatOf, mediaTypeOf } from './content-type.js'
-import { escapePointer, ValidationError, type ValidationIssue } from './errors.js'
+import { escapePointer, unescapePointer, ValidationError, type ValidationIssue } from './errors.js'
 import { isObjectSchema, node, type SchemaNode, tagOf } from './schema.js'
 
 /** The body formats whose fields are read by their own tag, never by an alias tag. */
@@ -23,9 +23,7 @@ export function readTag(
   let tag = base
   if (base === 'body') {
     const mediaType = mediaTypeOf(request)
-    for (const binder of config.customBinders.values()) {
-      if (binder.mimeTypes.some((type) => type.toLowerCase() === mediaType)) return undefined
-    }
+    if (customBinderFor(config, mediaType) !== undefined) return undefined
     const format = formatOf(mediaType)
     tag = format === 'multipart' ? 'form' : (format ?? 'json')
   }
@@ -75,7 +73,7 @@ function wirePath(schema: TSchema, pointer: string, tag: string): { path: string
   let at: TSchema | undefined = schema
   let path = ''
   for (const segment of pointer.slice(1).split('/')) {
-    const key = segment.replaceAll('~1', '/').replaceAll('~0', '~')
+    const key = unescapePointer(segment)
     const n: SchemaNode | undefined = at === undefined ? undefined : node(at)
     const child: TSchema | undefined =
       n === undefined
