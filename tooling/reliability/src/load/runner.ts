@@ -177,10 +177,14 @@ export function gcDropCount(samples: readonly number[]): number {
   return majorGcs(samples).drops
 }
 
-/** Growth of what a process holds (heap in use plus external memory) from `before` to `after`. */
+/** What a process holds, as the load criterion counts it: the heap in use plus external memory. */
+export function heldBytes(memory: HeldMemory): number {
+  return memory.heapUsed + memory.external
+}
+
+/** Growth of what a process holds from `before` to `after`. */
 export function heldGrowth(before: HeldMemory, after: HeldMemory): number {
-  const held = (memory: HeldMemory) => memory.heapUsed + memory.external
-  return (held(after) - held(before)) / held(before)
+  return (heldBytes(after) - heldBytes(before)) / heldBytes(before)
 }
 
 /** The median; for an even count the upper of the two middle values (the cautious one here). */

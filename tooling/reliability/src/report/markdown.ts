@@ -1,3 +1,4 @@
+import { heldBytes } from '../load/runner.js'
 import type { ReliabilityReport } from './merge.js'
 
 type Row = (string | number)[]
@@ -146,9 +147,6 @@ function workSection(fuzz: Record<string, Any>): string {
   ].join('\n')
 }
 
-/** Heap in use plus external memory, as the load criterion counts what a server holds. */
-const held = (memory: Any) => memory.heapUsed + memory.external
-
 function loadSection(load: Record<string, Any>): string {
   const rows = Object.entries(load).map(
     ([api, f]): Row => [
@@ -161,7 +159,7 @@ function loadSection(load: Record<string, Any>): string {
       f.latencyMs.p99,
       f.serverErrors,
       f.socketErrors + f.timeouts,
-      `${mib(held(f.held.afterWarmup))} after ${f.warmup.seconds} s warm-up → ${mib(held(f.held.end))} at the end (${pct(f.held.growth)})`,
+      `${mib(heldBytes(f.held.afterWarmup))} after ${f.warmup.seconds} s warm-up → ${mib(heldBytes(f.held.end))} at the end (${pct(f.held.growth)})`,
       `after a major GC: ${mib(f.rss.afterWarmup)} → ${mib(f.rss.end)} (${pct(f.rss.growth)})`,
     ],
   )
