@@ -45,34 +45,38 @@ const single = (options: BindOptions | undefined): Step =>
  * const q = await bind(request, reply).withAutoHandling().query(Search)
  */
 export class Binder {
-  // The binder is the target its reads get: one object per `bind()`, not two.
-  /** @internal */ readonly request: FastifyRequest
-  /** @internal */ readonly reply: FastifyReply | undefined
-  /** @internal */ readonly config: BindingConfig
-  #auto = false
-  #skip = false
+  // The binder is the target its reads get: one object per `bind()`, not two. Its fields are
+  // declared and assigned in the constructor, not class fields: a binder is made on every `bind()`,
+  // and class fields are defined by an extra initialiser call per object.
+  /** @internal */ declare readonly request: FastifyRequest
+  /** @internal */ declare readonly reply: FastifyReply | undefined
+  /** @internal */ declare readonly config: BindingConfig
+  /** @internal binding failures become a plain 400 */ declare autoHandling: boolean
+  /** @internal the struct validator is skipped */ declare skipsValidation: boolean
 
   constructor(request: FastifyRequest, reply?: FastifyReply) {
     this.request = request
     this.reply = reply
     this.config = configOf(request)
+    this.autoHandling = false
+    this.skipsValidation = false
   }
 
   /** Binding failures become a plain 400 (`WEFT_BAD_REQUEST`); no `BindError` escapes. */
   withAutoHandling(): this {
-    this.#auto = true
+    this.autoHandling = true
     return this
   }
 
   /** The default: binding failures reject with a `BindError`. */
   withoutAutoHandling(): this {
-    this.#auto = false
+    this.autoHandling = false
     return this
   }
 
   /** Skip (or, with `false`, run again) the struct validator for the following calls. */
   skipValidation(skip = true): this {
-    this.#skip = skip
+    this.skipsValidation = skip
     return this
   }
 
@@ -182,7 +186,7 @@ export class Binder {
 
   /** `out` once the struct validator accepts it (maps and skipped validation pass as they are). */
   #checked(out: unknown, schema: TSchema, source: string, origins: Origins | undefined): unknown {
-    if (this.#skip) return out
+    if (this.skipsValidation) return out
     // all()'s messages name the source each field came from
     return checkBound(this.config, out, schema, source, origins === undefined ? undefined : subjectIn(origins))
   }
@@ -190,7 +194,7 @@ export class Binder {
   /** What a call rejects with: validation paths under the client's names, or auto-handling's 400. */
   #failure(err: unknown, schema: TSchema, tag: string | undefined, options: BindOptions | undefined): unknown {
     if (tag !== undefined) err = withWireNames(err, schema, readTag(tag, this.config, this.request, options?.tag))
-    return this.#auto && err instanceof BindError ? new BadRequestError() : err
+    return this.autoHandling && err instanceof BindError ? new BadRequestError() : err
   }
 
   #rethrow(err: unknown, schema: TSchema, tag: string | undefined, options: BindOptions | undefined): never {

@@ -36,10 +36,12 @@ const partOf: Record<string, { part: 'querystring' | 'params' | 'body'; property
  * (validation passed); `undefined` otherwise, and in a hook that runs before the validation.
  */
 export function boundPart(request: FastifyRequest, source: string, schema: TSchema): unknown {
-  if (!routeSchemas.has(schema)) return undefined
+  // the bits first: a request nothing bound (any route without Weft route schemas) stops at one load
+  const bits = boundBits(request)
+  if (bits === 0 || !routeSchemas.has(schema)) return undefined
   const where = partOf[source]
   if (where === undefined || request.validationError !== undefined) return undefined
-  if ((boundBits(request) & (partBits[where.part] ?? 0)) === 0) return undefined
+  if ((bits & (partBits[where.part] ?? 0)) === 0) return undefined
   const routeSchema = request.routeOptions.schema as Record<string, unknown> | undefined
   return routeSchema?.[where.part] === schema ? request[where.property] : undefined
 }

@@ -29,8 +29,12 @@ export function keepRawBodies(fastify: FastifyInstance, types: readonly (string 
  * Whether the body of `request`, by its Content-Type, goes to a parser of binding that keeps its
  * bytes (so @weft/context need not copy them). Asked before the body is read, it goes by the
  * parsers binding added to the request's context: an app that replaced one of them in that context
- * afterwards gets, from `c.body()`, what its own parser keeps.
+ * afterwards gets, from `c.body()`, what its own parser keeps. `contentType`: the request's, unless
+ * the caller has read it already.
  */
-export function keepsBodyBytes(request: FastifyRequest): boolean {
-  return isKeptType(keptTypesOf(request.server), request.headers['content-type'])
+export function keepsBodyBytes(
+  request: FastifyRequest,
+  contentType: string | undefined = request.headers['content-type'],
+): boolean {
+  return isKeptType(keptTypesOf(request.server), contentType)
 }

@@ -34,9 +34,9 @@ export function prepareRequest(request: FastifyRequest, reply: FastifyReply, don
 function keepBody(request: FastifyRequest, reply: FastifyReply, headers: IncomingHttpHeaders): void {
   // the common case first: a binding parser (JSON, forms...) keeps the bytes it reads, and
   // decodes a coded body with decodeKeptBody() before it parses it
-  if (keepsBodyBytes(request)) return
-  const encoding = headers['content-encoding']
   const contentType = headers['content-type']
+  if (keepsBodyBytes(request, contentType)) return
+  const encoding = headers['content-encoding']
   if (contentType !== undefined && contentType.slice(0, 10).toLowerCase() === 'multipart/') return
   // a body kept here is kept on its Ctx, made now
   const received = new ReceivedBody()
