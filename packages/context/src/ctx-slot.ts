@@ -1,14 +1,14 @@
+import { requestCompanion, setRequestCompanion } from '@weft/binding'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Ctx, createCtx } from './ctx.js'
 import { defaultOptions, type ResolvedOptions } from './options.js'
-import { kCtx, kOptions } from './symbols.js'
+import { kOptions } from './symbols.js'
 
-// One request decorator holds all of a request's Ctx state: its reply, as the plugin's onRequest
-// hook remembers it, then the Ctx once one is made (body capture state lives on the Ctx). Fastify
-// assigns every decorator in its Request constructor through one keyed store that sees every
-// decorator's name (megamorphic, ~150 instructions each), so each slot costs every request,
-// used or not; five slots cost more than the rest of the hook (bench/RESULTS.md).
-type Slot = FastifyRequest & { [kCtx]?: Ctx | FastifyReply }
+// A request's Ctx state is one value: its reply, as the plugin's onRequest hook remembers it, then
+// the Ctx once one is made (body capture state lives on the Ctx). It is kept in @weft/binding's
+// request decorator (`requestCompanion`), not one of its own: Fastify assigns every request
+// decorator in its Request constructor, and two or more cost a megamorphic store each (about 190
+// instructions per request each, counted), where a single one costs a plain store.
 
 type OptionsCarrier = { [kOptions]?: ResolvedOptions }
 
@@ -29,24 +29,22 @@ export function optionsOf(server: FastifyRequest['server']): ResolvedOptions {
 
 /** The `Ctx` of a request: created on first use, the same object afterwards. */
 export function ctx(request: FastifyRequest, reply: FastifyReply): Ctx {
-  const slot = request as Slot
-  const held = slot[kCtx]
+  const held = requestCompanion(request)
   // the slot holds this request's reply until a Ctx is made
   if (held !== undefined && held !== reply) return held as Ctx
   const c = createCtx(request, reply, optionsOf(request.server))
-  slot[kCtx] = c
+  setRequestCompanion(request, c)
   return c
 }
 
 /** Remembers the reply, so that `request.ctx` can make the `Ctx` later (a `Ctx` made already stays). */
 export function rememberReply(request: FastifyRequest, reply: FastifyReply): void {
-  const slot = request as Slot
-  if (slot[kCtx] === undefined) slot[kCtx] = reply
+  if (requestCompanion(request) === undefined) setRequestCompanion(request, reply)
 }
 
 /** The request's `Ctx`, made now from the remembered reply if needed; `undefined` when neither is known. */
 export function heldCtx(request: FastifyRequest): Ctx | undefined {
-  const held = (request as Slot)[kCtx]
+  const held = requestCompanion(request)
   if (held === undefined || held instanceof Ctx) return held
-  return ctx(request, held)
+  return ctx(request, held as FastifyReply)
 }

@@ -9,7 +9,7 @@ import { resolveOptions, type WeftContextOptions } from './options.js'
 import { compileTrust } from './proxy-trust.js'
 import { RouteScopes } from './restart-hooks.js'
 import { RouteTable, routeTableOf } from './routes.js'
-import { kCtx, kOptions, kRouteScopes, kRoutes } from './symbols.js'
+import { kOptions, kRouteScopes, kRoutes } from './symbols.js'
 
 export type { WeftContextOptions } from './options.js'
 
@@ -54,8 +54,6 @@ function registerOnce(fastify: FastifyInstance, options: WeftContextOptions): vo
   fastify.decorate(kRoutes, table)
   const scopes = new RouteScopes()
   fastify.decorate(kRouteScopes, scopes)
-  // every request gets it, so that all have one shape (one slot: see ctx-slot.ts)
-  fastify.decorateRequest(kCtx, undefined)
   if (options.decorateRequest !== false) fastify.decorateRequest('ctx', { getter: getCtx })
   fastify.addHook('onRoute', (route) => table.add(route))
   // `this` is the instance the route is registered in: its hooks apply to the route

@@ -4,8 +4,6 @@ export const kOptions = Symbol('weft.context.options')
 export const kRoutes = Symbol('weft.context.routes')
 /** Where the plugin keeps, for `restartRouting()`, the instance and options each route was registered with. */
 export const kRouteScopes = Symbol('weft.context.routeScopes')
-/** The request's `Ctx` once made; before that, its reply (remembered so `request.ctx` can make one). */
-export const kCtx = Symbol('weft.context.ctx')
 /** Marks a Fastify handler built by `handle()`, and holds its chain. */
 export const kChain = Symbol('weft.context.chain')
 /** A buffered body meaning "no content at all": what `sendStatus()` leaves for a code without a reason phrase. */
