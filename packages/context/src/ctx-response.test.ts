@@ -148,6 +148,74 @@ describe('json, jsonp, xml', () => {
     expect(custom.headers['content-type']).toMatch(/^application\/problem\+json\b/)
   })
 
+  it("json()'s Content-Type is JSON on the wire for every kind of data, and to the chain's own reads at once", async () => {
+    const json = 'application/json; charset=utf-8'
+    for (const data of [{ a: 1 }, [1, 2], 'text', 7, null, true]) {
+      const res = await respond((c) => c.json(data))
+      expect(res.headers['content-type']).toBe(json)
+      expect(res.json()).toEqual(data)
+    }
+    const seen = await respond((c) => {
+      c.json({ a: 1 })
+      c.set('x-seen', c.getRespHeader('Content-Type'))
+      c.set('x-all', c.getRespHeaders()['content-type']?.join() ?? 'none')
+    })
+    expect(seen.headers['x-seen']).toBe(json)
+    expect(seen.headers['x-all']).toBe(json)
+  })
+
+  it('json() replaces a Content-Type set before it; one set after it wins', async () => {
+    const app = await makeApp()
+    app.addHook('preHandler', async (_request, reply) => {
+      reply.type('text/html; charset=utf-8')
+    })
+    app.get(
+      '/before',
+      handle((c) => c.json({ a: 1 })),
+    )
+    app.get(
+      '/after',
+      handle((c) => c.json({ a: 1 }).type('txt')),
+    )
+    const before = await app.inject('/before')
+    expect(before.headers['content-type']).toBe('application/json; charset=utf-8')
+    expect(before.json()).toEqual({ a: 1 })
+    const after = await app.inject('/after')
+    expect(after.headers['content-type']).toMatch(/^text\/plain\b/)
+    expect(after.body).toBe('{"a":1}')
+  })
+
+  it("json()'s Content-Type stays with a body that replaces or extends it, and goes with a status without content", async () => {
+    const bytes = await respond((c) => c.json({ a: 1 }).send(Buffer.from('raw')))
+    expect(bytes.headers['content-type']).toBe('application/json; charset=utf-8')
+    expect(bytes.body).toBe('raw')
+    const written = await respond((c) => {
+      c.json({ a: 1 })
+      c.writeString('!')
+    })
+    expect(written.headers['content-type']).toBe('application/json; charset=utf-8')
+    expect(written.body).toBe('{"a":1}!')
+    const empty = await respond((c) => c.json({ a: 1 }).status(204))
+    expect(empty.statusCode).toBe(204)
+    expect(empty.headers['content-type']).toBeUndefined()
+    expect(empty.body).toBe('')
+  })
+
+  it("an app's onSend hook sees json()'s Content-Type", async () => {
+    const app = await makeApp()
+    app.addHook('onSend', async (_request, reply, payload) => {
+      reply.header('x-type-on-send', String(reply.getHeader('content-type')))
+      return payload
+    })
+    app.get(
+      '/',
+      handle((c) => c.status(201).json({ a: 1 })),
+    )
+    const res = await app.inject('/')
+    expect(res.statusCode).toBe(201)
+    expect(res.headers['x-type-on-send']).toBe('application/json; charset=utf-8')
+  })
+
   it('sends JSONP with the default callback and nosniff', async () => {
     const res = await respond((c) => c.jsonp({ a: '\u2028' }))
     expect(res.headers['content-type']).toBe('text/javascript; charset=utf-8')

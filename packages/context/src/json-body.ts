@@ -13,9 +13,12 @@ export const JSON_TYPE = 'application/json; charset=utf-8'
 /** The `Nxx` key of each status class, by its first digit. */
 const CLASS_KEYS = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx']
 
-/** The media type of the Content-Type being sent: lower case, without parameters. */
+/**
+ * The media type of the Content-Type being sent: lower case, without parameters. None yet (`json()`
+ * leaves it to the send: json-type.ts) is JSON, which is what the send gives the body.
+ */
 function sentMediaType(reply: FastifyReply): string {
-  return mediaTypeOf(reply.getHeader('content-type'))
+  return mediaTypeOf(reply.getHeader('content-type')) || 'application/json'
 }
 
 /** The media type of a Content-Type header value: lower case, without parameters ('' without one). */
@@ -100,12 +103,15 @@ export class JsonBody {
    * anything else as its text. The `+json` rule is Fastify's own: a media type containing `json`.
    */
   sendable(reply: FastifyReply): unknown {
-    if (this.mediaType !== undefined || this.wrap !== undefined || !isSerializedByFastify(this.data)) {
-      return this.text(reply)
-    }
+    if (!this.isHandedAsObject()) return this.text(reply)
     const contentType = reply.getHeader('content-type')
     const json = contentType === JSON_TYPE || mediaTypeOf(contentType).includes('json')
     return json ? this.data : this.text(reply)
+  }
+
+  /** Whether the data goes to Fastify as an object when the Content-Type is JSON (see `sendable`). */
+  isHandedAsObject(): boolean {
+    return this.mediaType === undefined && this.wrap === undefined && isSerializedByFastify(this.data)
   }
 
   /** The body text for `reply`, as it stands now (status and Content-Type). */
