@@ -76,8 +76,6 @@ export class CtxBase {
   declare _routing: RoutingState | undefined
   /** @internal a body no binding parser keeps, kept by the plugin's hook as it arrives */
   declare _received: ReceivedBody | undefined
-  /** @internal `json()` left the Content-Type to the send (json-type.ts) */
-  declare _jsonType: boolean
 
   constructor(request: FastifyRequest, reply: FastifyReply, options: ResolvedOptions) {
     fillCtx(this, request, reply, options)
@@ -162,5 +160,4 @@ export function fillCtx(c: CtxBase, request: FastifyRequest, reply: FastifyReply
   fields._viewVars = undefined
   fields._routing = undefined
   fields._received = undefined
-  fields._jsonType = false
 }

@@ -201,6 +201,32 @@ describe('json, jsonp, xml', () => {
     expect(empty.body).toBe('')
   })
 
+  it("json()'s Content-Type stays with a reply serializer of its own and with a reply sent directly", async () => {
+    const app = await makeApp()
+    app.get(
+      '/serializer',
+      handle((c) => {
+        c.response().serializer((data: unknown) => `S${JSON.stringify(data)}`)
+        return c.json({ a: 1 })
+      }),
+    )
+    app.get(
+      '/direct',
+      handle((c) => {
+        c.json({ a: 1 })
+        c.set('x-seen', String(c.response().getHeader('content-type')))
+        return c.response().send(Readable.from(['streamed']))
+      }),
+    )
+    const serialized = await app.inject('/serializer')
+    expect(serialized.headers['content-type']).toBe('application/json; charset=utf-8')
+    expect(serialized.body).toBe('S{"a":1}')
+    const direct = await app.inject('/direct')
+    expect(direct.headers['content-type']).toBe('application/json; charset=utf-8')
+    expect(direct.headers['x-seen']).toBe('application/json; charset=utf-8')
+    expect(direct.body).toBe('streamed')
+  })
+
   it("an app's onSend hook sees json()'s Content-Type", async () => {
     const app = await makeApp()
     app.addHook('onSend', async (_request, reply, payload) => {

@@ -6,8 +6,7 @@ import { type ClearCookieOptions, type Cookie, clearCookies, setCookie } from '.
 import { RequestCtx } from './ctx-request.js'
 import { NoViewsError } from './errors.js'
 import { addVary, appendHeader, respHeader, respHeaders, setHeader, setLinks } from './headers.js'
-import { JsonBody } from './json-body.js'
-import { leaveJsonType } from './json-type.js'
+import { JSON_TYPE, JsonBody } from './json-body.js'
 import { encodeLocation } from './location.js'
 import { redirect, sameOriginReferer } from './redirect.js'
 import { type RouteURLParams, routeURL } from './routes.js'
@@ -109,8 +108,7 @@ export class ResponseCtx extends RequestCtx {
    * the schema does not list are not sent. Serialized when the chain ends, with the status then set.
    */
   json(data: unknown, ctype?: string): this {
-    if (ctype === undefined) leaveJsonType(this)
-    else this._res.type(ctype)
+    this._res.type(ctype ?? JSON_TYPE)
     return this.setBody(new JsonBody(data))
   }
 
@@ -141,7 +139,7 @@ export class ResponseCtx extends RequestCtx {
       return this.setBody(Buffer.from(body as Uint8Array))
     }
     const ctype = this._res.getHeader('content-type')
-    return this.json(body, typeof ctype === 'string' && ctype !== '' ? ctype : undefined)
+    return this.json(body, typeof ctype === 'string' ? ctype : undefined)
   }
 
   /** Sets the body to a string. */

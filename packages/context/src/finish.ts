@@ -2,7 +2,6 @@ import { Buffer } from 'node:buffer'
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import type { CtxBase } from './ctx-base.js'
 import { JsonBody } from './json-body.js'
-import { settleJsonType } from './json-type.js'
 import { statusForbidsBody } from './status.js'
 import { kNoContent } from './symbols.js'
 
@@ -58,10 +57,6 @@ export function finish(c: CtxBase, result: unknown): unknown {
   // sent or being sent directly (`return reply` is Fastify's way to say so)
   if (reply.sent || reply.raw.headersSent || result === reply) return undefined
   if (statusForbidsBody(reply.statusCode) || c._body === kNoContent) return sendWithoutBody(c, result)
-  if (c._jsonType) {
-    const data = settleJsonType(c)
-    if (data !== undefined) return data
-  }
   if (c._chunks !== undefined) return Buffer.concat(c._chunks)
   const body = c._body
   if (body instanceof JsonBody) return body.sendable(reply)

@@ -1,8 +1,6 @@
 import vary from 'vary'
 import type { CtxBase } from './ctx-base.js'
 import { CONTROL_CHARACTERS, InvalidHeaderError } from './errors.js'
-import { JSON_TYPE } from './json-body.js'
-import { isJsonTypeLeft } from './json-type.js'
 
 // The characters Node writes in a header value (tab, printable ASCII, Latin-1), as Node checks
 // them. A regular expression, not a loop of charCodeAt: on the concatenated URLs of a page's links
@@ -130,7 +128,6 @@ function linkRel(rel: string): string {
 /** A response header (case-insensitive), several values joined with `, `; `def` when absent. */
 export function respHeader(c: CtxBase, key: string, def = ''): string {
   const value = c._res.getHeader(key)
-  if (isJsonTypeLeft(c, value) && key.toLowerCase() === 'content-type') return JSON_TYPE
   if (value === undefined) return def
   return Array.isArray(value) ? value.join(', ') : String(value)
 }
@@ -140,8 +137,7 @@ export function respHeaders(c: CtxBase): Record<string, string[]> {
   const out: Record<string, string[]> = {}
   for (const [name, value] of Object.entries(c._res.getHeaders())) {
     if (value === undefined) continue
-    if (name === 'content-type' && isJsonTypeLeft(c, value)) out[name] = [JSON_TYPE]
-    else out[name] = Array.isArray(value) ? value.map(String) : [String(value)]
+    out[name] = Array.isArray(value) ? value.map(String) : [String(value)]
   }
   return out
 }

@@ -13,12 +13,9 @@ export const JSON_TYPE = 'application/json; charset=utf-8'
 /** The `Nxx` key of each status class, by its first digit. */
 const CLASS_KEYS = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx']
 
-/**
- * The media type of the Content-Type being sent: lower case, without parameters. None yet (`json()`
- * leaves it to the send: json-type.ts) is JSON, which is what the send gives the body.
- */
+/** The media type of the Content-Type being sent: lower case, without parameters. */
 function sentMediaType(reply: FastifyReply): string {
-  return mediaTypeOf(reply.getHeader('content-type')) || 'application/json'
+  return mediaTypeOf(reply.getHeader('content-type'))
 }
 
 /** The media type of a Content-Type header value: lower case, without parameters ('' without one). */
@@ -78,6 +75,32 @@ function isSerializedByFastify(data: unknown): data is object {
   return !(data instanceof WebResponse)
 }
 
+// Fastify's per-reply serializer slot (`reply.serializer()`), found on the first reply: a reply
+// with one gets no Content-Type from Fastify. Read, never written; not found (another Fastify), no
+// reply is taken for one without.
+let serializerSlot: symbol | null | undefined
+
+function hasNoOwnSerializer(reply: FastifyReply): boolean {
+  if (serializerSlot === undefined) {
+    serializerSlot =
+      Object.getOwnPropertySymbols(reply).find((key) => key.description === 'fastify.reply.serializer') ?? null
+  }
+  return serializerSlot !== null && (reply as unknown as Record<symbol, unknown>)[serializerSlot] === null
+}
+
+/**
+ * Hands `data` to Fastify under its own JSON Content-Type, the same `application/json;
+ * charset=utf-8` as `JSON_TYPE`: Fastify gives a returned object that type itself, where a type set
+ * beforehand is one it reads and parses again on every send (about 1,000 instructions more per
+ * request, counted). So the header, set by `json()` and read by the chain and by your hooks until
+ * now, is emptied just before the send ('' is no type to Fastify). Not when the reply has its own
+ * serializer: Fastify then sets no type, and the one set stays.
+ */
+function leaveTypeToFastify(reply: FastifyReply, data: unknown): unknown {
+  if (hasNoOwnSerializer(reply)) reply.type('')
+  return data
+}
+
 /**
  * A value to send as JSON text, serialized when the chain ends: with the status then set, by the
  * route's response schema for that status when it has one (so its fields, and only those, are
@@ -103,15 +126,12 @@ export class JsonBody {
    * anything else as its text. The `+json` rule is Fastify's own: a media type containing `json`.
    */
   sendable(reply: FastifyReply): unknown {
-    if (!this.isHandedAsObject()) return this.text(reply)
+    if (this.mediaType !== undefined || this.wrap !== undefined || !isSerializedByFastify(this.data)) {
+      return this.text(reply)
+    }
     const contentType = reply.getHeader('content-type')
-    const json = contentType === JSON_TYPE || mediaTypeOf(contentType).includes('json')
-    return json ? this.data : this.text(reply)
-  }
-
-  /** Whether the data goes to Fastify as an object when the Content-Type is JSON (see `sendable`). */
-  isHandedAsObject(): boolean {
-    return this.mediaType === undefined && this.wrap === undefined && isSerializedByFastify(this.data)
+    if (contentType === JSON_TYPE) return leaveTypeToFastify(reply, this.data)
+    return mediaTypeOf(contentType).includes('json') ? this.data : this.text(reply)
   }
 
   /** The body text for `reply`, as it stands now (status and Content-Type). */
